@@ -1,0 +1,89 @@
+/**
+ * Findings and engine errors: the one place where coded problems are created.
+ *
+ * A finding is what `validate`, `lint` and the service's tooling endpoints report. A fatal problem while
+ * loading or planning is thrown as an `EngineError`, which carries the same fields, so every caller turns
+ * it into output in one way.
+ */
+
+export type Severity = "error" | "warning" | "info";
+
+/** Codes for problems that stop loading or planning (the E/W codes of checks are strings like "E003"). */
+export type FatalCode =
+  | "PARSE_ERROR"
+  | "SCHEMA_ERROR"
+  | "INCLUDE_ERROR"
+  | "SOURCE_ERROR"
+  | "CONFIG_ERROR"
+  | "REFERENCE_ERROR"
+  | "EXPAND_ERROR"
+  | "DAG_ERROR"
+  | "TARGET_ERROR"
+  | "LIMIT_ERROR"
+  | "USAGE_ERROR"
+  | "IO_ERROR";
+
+/** A position in a source file; line and column count from 1. */
+export interface SourcePosition {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** One reported problem, with where it is and how to fix it. */
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  rule: string | null;
+  suggestion: string | null;
+  line: number | null;
+  column: number | null;
+  /** The file the position refers to (an included module, a samples file, or the workflow itself). */
+  file: string | null;
+}
+
+/** A problem that stops loading or planning. */
+export class EngineError extends Error {
+  readonly code: FatalCode | string;
+  readonly finding: Finding;
+
+  constructor(code: FatalCode | string, message: string, options: FindingOptions = {}) {
+    super(message);
+    this.name = "EngineError";
+    this.code = code;
+    this.finding = makeFinding(code, "error", message, options);
+  }
+}
+
+export interface FindingOptions {
+  rule?: string | null;
+  suggestion?: string | null;
+  at?: SourcePosition | null;
+}
+
+/** Builds a finding; the single constructor used by every check. */
+export function makeFinding(code: string, severity: Severity, message: string, options: FindingOptions = {}): Finding {
+  return {
+    code,
+    severity,
+    message,
+    rule: options.rule ?? null,
+    suggestion: options.suggestion ?? null,
+    line: options.at?.line ?? null,
+    column: options.at?.column ?? null,
+    file: options.at?.file ?? null,
+  };
+}
+
+/** Formats a finding's location as `file:line:column` (or as much of it as is known). */
+export function formatLocation(finding: Pick<Finding, "file" | "line" | "column">): string {
+  if (!finding.file) return "";
+  if (finding.line == null) return finding.file;
+  return `${finding.file}:${finding.line}${finding.column != null ? `:${finding.column}` : ""}`;
+}
+
+/** True when an unknown thrown value is an EngineError (also across module copies). */
+export function isEngineError(error: unknown): error is EngineError {
+  return error instanceof EngineError;
+}

@@ -1,0 +1,63 @@
+/**
+ * Pinned include modules (`repo` + `ref`): cloned once with git into a cache folder and reused. A clone is
+ * made in a temporary folder and renamed into place, so concurrent loads never see a half-made copy.
+ */
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { EngineError } from "../findings.js";
+
+/** The cache folder for pinned modules: `STRAND_CACHE_DIR`, else `$XDG_CACHE_HOME/strand`, else `~/.cache/strand`. */
+export function defaultCacheDir(): string {
+  if (process.env.STRAND_CACHE_DIR) return process.env.STRAND_CACHE_DIR;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "strand");
+}
+
+/** A folder name for a repository and ref that is safe on every filesystem. */
+export function moduleFolderName(repo: string, ref: string): string {
+  const clean = (text: string): string => text.replace(/^[a-z]+:\/\//i, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "");
+  return `${clean(repo)}@${clean(ref)}`;
+}
+
+/** Returns the local checkout of `repo` at `ref`, cloning it into the cache the first time. */
+export async function checkoutModule(repo: string, ref: string, cacheDir: string): Promise<string> {
+  const target = join(cacheDir, "modules", moduleFolderName(repo, ref));
+  if (await isDirectory(target)) return target;
+  await mkdir(join(cacheDir, "modules"), { recursive: true });
+  const temporary = `${target}.partial-${process.pid}-${Date.now()}`;
+  try {
+    await git(["clone", "--quiet", "--no-checkout", repo, temporary], repo, ref);
+    await git(["-C", temporary, "checkout", "--quiet", "--detach", ref], repo, ref);
+    try {
+      await rename(temporary, target);
+    } catch (error) {
+      // Another process finished the same clone first; its copy is as good as ours.
+      if (!(await isDirectory(target))) throw error;
+    }
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+  return target;
+}
+
+async function git(args: string[], repo: string, ref: string): Promise<void> {
+  try {
+    await execa("git", args, { stdin: "ignore", timeout: 300_000, env: { GIT_TERMINAL_PROMPT: "0" } });
+  } catch (error) {
+    const detail = (error as { stderr?: string; shortMessage?: string }).stderr?.trim() || (error as Error).message;
+    const missingGit = (error as { code?: string }).code === "ENOENT";
+    throw new EngineError("INCLUDE_ERROR", missingGit ? "git is needed for repo includes but is not installed" : `cannot fetch module ${repo} at ${ref}: ${detail.split("\n").slice(-1)[0]}`, {
+      suggestion: missingGit ? "install git, or copy the module next to the workflow and include it by path" : "check that the repository address is reachable and that ref names a tag, branch or commit in it",
+    });
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
