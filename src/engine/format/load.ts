@@ -24,6 +24,8 @@ export interface LoadOptions {
   samples?: string;
   /** Cache folder for `repo` + `ref` includes. */
   cacheDir?: string;
+  /** Working folder that relative paths resolve against (default: the workflow file's folder). */
+  workdir?: string;
 }
 
 export interface TextLoadOptions extends LoadOptions {
@@ -60,12 +62,12 @@ export async function loadPipeline(path: string, options: LoadOptions = {}): Pro
   const absolute = resolve(path);
   const text = await readPipelineText(absolute, path);
   const file = parseFile(text, absolute, dirname(absolute));
-  return assemble(file, dirname(absolute), options);
+  return assemble(file, options.workdir ?? dirname(absolute), options);
 }
 
 /** Loads a pipeline from text (the service's tooling endpoints, tests). */
 export async function loadPipelineText(text: string, options: TextLoadOptions = {}): Promise<Pipeline> {
-  const dir = resolve(options.dir ?? process.cwd());
+  const dir = resolve(options.workdir ?? options.dir ?? process.cwd());
   const path = options.path ?? "pipeline.oxoflow";
   const file = parseFile(text, path, dir);
   return assemble(file, dir, options);

@@ -7,7 +7,8 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { EngineError } from "../findings.js";
 import { pipelineFileSchema, type DecodedPipelineFile } from "./schema.js";
-import { SourceFile, type ValuePath } from "./source-positions.js";
+import type { SourceFile} from "./source-positions.js";
+import { type ValuePath } from "./source-positions.js";
 
 /** Largest pipeline file accepted (real pipelines are kilobytes; generated ones a few megabytes). */
 export const MAX_PIPELINE_BYTES = 64 * 1024 * 1024;

@@ -2,6 +2,7 @@
  * Where `{sample}` and the pair wildcards get their values: sample-group and pair files (TSV, CSV, JSON),
  * filesystem discovery patterns, and the command line's `--samples` selection.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { EngineError, makeFinding, type Finding } from "../findings.js";
@@ -245,7 +246,7 @@ export async function discoverPairs(pattern: string, workdir: string): Promise<{
     }
   }
   const glob = pattern.replace(/\{(pair_id|experiment|control|experiment_type)\}/g, "*");
-  const files = await globFiles(glob, workdir);
+  const files = globFiles(glob, workdir);
   const regex = placeholderRegex(pattern, "[^/]+?");
   const pairs = new Map<string, Pair>();
   for (const file of files) {
@@ -265,10 +266,10 @@ export async function discoverPairs(pattern: string, workdir: string): Promise<{
   return { pairs: [...pairs.values()], warning: null };
 }
 
-/** Lists files matching a glob whose segments may contain `*` and `?` (no `**`), relative to `base`. */
-export async function globFiles(pattern: string, base: string): Promise<string[]> {
+/** Lists files matching a glob whose segments may contain `*`, `?` and `[…]` (no `**`), relative to `base`. */
+export function globFiles(pattern: string, base: string): string[] {
   const absolute = isAbsolute(pattern);
-  const segments = pattern.split("/").filter((segment, i) => segment !== "" || i === 0);
+  const segments = pattern.split("/");
   let frontier: string[] = [absolute ? "/" : "."];
   for (const [i, segment] of segments.entries()) {
     if (segment === "" || segment === ".") continue;
@@ -277,15 +278,13 @@ export async function globFiles(pattern: string, base: string): Promise<string[]
     for (const dir of frontier) {
       if (!/[*?[]/.test(segment)) {
         const candidate = posix.join(dir, segment);
-        if (last) {
-          if (await exists(resolve(base, candidate))) next.push(candidate);
-        } else next.push(candidate);
+        if (!last || existsSync(resolve(base, candidate))) next.push(candidate);
         continue;
       }
       const regex = globSegmentRegex(segment);
       let entries: string[];
       try {
-        entries = await readdir(resolve(base, dir));
+        entries = readdirSync(resolve(base, dir));
       } catch {
         continue;
       }
@@ -314,15 +313,6 @@ export function globSegmentRegex(segment: string): RegExp {
     } else source += escapeRegex(ch);
   }
   return new RegExp(source + "$");
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Samples in workflow order: groups and their samples, then each pair's experiment and control. */

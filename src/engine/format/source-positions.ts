@@ -10,7 +10,7 @@ export type ValuePath = ReadonlyArray<string | number>;
 
 /** A source file's text with a lazily built index from value paths to positions. */
 export class SourceFile {
-  private index: Map<string, { line: number; column: number }> | undefined;
+  private index: Map<string, Position> | undefined;
 
   constructor(
     readonly path: string,
@@ -27,12 +27,22 @@ export class SourceFile {
     return { file: this.path, line: 1, column: 1 };
   }
 
+  /**
+   * The position of a character inside a one-line quoted string value: `offset` counts from 1 within the
+   * string's content. Falls back to the key's position for other values.
+   */
+  locateInString(path: ValuePath, offset: number): SourcePosition {
+    const value = this.positions().get(pathKey(path) + VALUE_SUFFIX);
+    if (value && value.singleLineString) return { file: this.path, line: value.line, column: value.column + offset - 1 };
+    return this.locate(path);
+  }
+
   /** True when the value at `path` is written in the file itself (not defaulted or injected). */
   has(path: ValuePath): boolean {
     return this.positions().has(pathKey(path));
   }
 
-  private positions(): Map<string, { line: number; column: number }> {
+  private positions(): Map<string, Position> {
     if (!this.index) {
       try {
         this.index = indexPositions(this.text);
@@ -45,14 +55,24 @@ export class SourceFile {
   }
 }
 
+interface Position {
+  line: number;
+  column: number;
+  /** Set on value entries: the value is a quoted string on one line (columns inside it are exact). */
+  singleLineString?: boolean;
+}
+
+/** Suffix of the index key that holds where a key's value starts (as opposed to the key itself). */
+const VALUE_SUFFIX = "\u0000=";
+
 function pathKey(path: ValuePath): string {
   return path.join("\u0000");
 }
 
 /** Maps every table, key and array element of a TOML text to its line and column. */
-export function indexPositions(text: string): Map<string, { line: number; column: number }> {
+export function indexPositions(text: string): Map<string, Position> {
   const doc = scanToml(text);
-  const index = new Map<string, { line: number; column: number }>();
+  const index = new Map<string, Position>();
   // Current element index of every array of tables, keyed by its resolved path.
   const arrayTableIndex = new Map<string, number>();
   let current: (string | number)[] = [];
@@ -73,7 +93,13 @@ export function indexPositions(text: string): Map<string, { line: number; column
   };
 
   const recordValue = (path: (string | number)[], value: ValueNode): void => {
-    if (value.kind === "array") {
+    if (value.kind === "scalar") {
+      // Columns inside a one-line string without escapes map one-to-one onto the file.
+      const raw = value.raw;
+      const quoted = raw.startsWith('"') || raw.startsWith("'");
+      const singleLineString = quoted && !raw.startsWith('"""') && !raw.startsWith("'''") && !raw.includes("\\");
+      index.set(pathKey(path) + VALUE_SUFFIX, { line: value.span.line, column: value.span.column + 1, singleLineString });
+    } else if (value.kind === "array") {
       value.elements.forEach((element, i) => {
         const elementPath = [...path, i];
         record(elementPath, element.value.span.line, element.value.span.column);

@@ -339,27 +339,39 @@ class Scanner {
     this.pos++;
     const elements: ArrayElement[] = [];
     let endComments: Comment[] = [];
+    let carried: Comment[] = [];
     for (;;) {
-      const leading = this.innerTrivia();
+      const leading = [...carried, ...this.innerTrivia()];
       if (this.text[this.pos] === "]" || this.pos >= this.text.length) {
         endComments = leading;
         this.pos++;
         break;
       }
       const value = this.value();
-      const valueLine = this.line;
-      this.innerTrailingSpace();
-      let trailing: Comment | null = null;
-      if (this.text[this.pos] === ",") {
-        this.pos++;
-        trailing = this.innerTrailing(valueLine);
-      } else {
-        trailing = this.innerTrailing(valueLine);
-        this.innerTrailingSpace();
-      }
+      const { trailing, carried: next } = this.afterElement();
+      carried = next;
       elements.push({ value, leading, trailing });
     }
     return { kind: "array", span: this.span(at.start, at.line, at.column), elements, endComments };
+  }
+
+  /**
+   * After an element of an array or inline table: its comma and the comment on its line. Comments on the
+   * lines between the element and a comma written on a later line are carried to the next element.
+   */
+  private afterElement(): { trailing: Comment | null; carried: Comment[] } {
+    const valueLine = this.line;
+    this.innerTrailingSpace();
+    if (this.text[this.pos] === ",") {
+      this.pos++;
+      return { trailing: this.innerTrailing(valueLine), carried: [] };
+    }
+    const trailing = this.innerTrailing(valueLine);
+    this.innerTrailingSpace();
+    let carried: Comment[] = [];
+    if (this.text[this.pos] !== "," && this.text[this.pos] !== "]" && this.text[this.pos] !== "}") carried = this.innerTrivia();
+    if (this.text[this.pos] === ",") this.pos++;
+    return { trailing, carried };
   }
 
   /** Whitespace and newlines (no comments) between a value and its comma. */
@@ -383,8 +395,9 @@ class Scanner {
     this.pos++;
     const entries: InlineEntry[] = [];
     let endComments: Comment[] = [];
+    let carried: Comment[] = [];
     for (;;) {
-      const leading = this.innerTrivia();
+      const leading = [...carried, ...this.innerTrivia()];
       if (this.text[this.pos] === "}" || this.pos >= this.text.length) {
         endComments = leading;
         this.pos++;
@@ -395,16 +408,8 @@ class Scanner {
       this.pos++; // '='
       this.skipInlineSpace();
       const value = this.value();
-      const valueLine = this.line;
-      this.innerTrailingSpace();
-      let trailing: Comment | null = null;
-      if (this.text[this.pos] === ",") {
-        this.pos++;
-        trailing = this.innerTrailing(valueLine);
-      } else {
-        trailing = this.innerTrailing(valueLine);
-        this.innerTrailingSpace();
-      }
+      const { trailing, carried: next } = this.afterElement();
+      carried = next;
       entries.push({ key, keySpan, value, leading, trailing });
     }
     return { kind: "inlineTable", span: this.span(at.start, at.line, at.column), entries, endComments };

@@ -1,0 +1,121 @@
+/**
+ * `strand validate` and `strand lint`.
+ */
+import { lintPipeline } from "../../engine/check/lint.js";
+import { validatePipeline } from "../../engine/check/validate.js";
+import { EngineError } from "../../engine/findings.js";
+import { discoverWorkflow } from "../../engine/format/load.js";
+import type { OptionSpec, ParsedArgs } from "../args.js";
+import { loadFromArgs, PIPELINE_OPTIONS } from "../pipeline-options.js";
+import { displayPath, findingJson, formatFinding, paint, printJson, type Output } from "../print.js";
+import type { Command } from "./command.js";
+
+const VALIDATE_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, { name: "as-include", description: "check a file meant to be included (missing inputs are fine)" }];
+
+/** Prints a load failure of a checking command, as text or JSON, and returns exit code 1. */
+function reportLoadFailure(command: string, args: ParsedArgs, output: Output, error: EngineError): number {
+  const workflow = safeWorkflowPath(args);
+  if (args.flags.has("json")) {
+    const base = { command, workflow: workflow ? displayPath(output, workflow) : null };
+    const finding = findingJson(output, error.finding);
+    if (command === "validate") printJson(output, { ...base, valid: false, rules: 0, dependencies: 0, errors: [finding], warnings: [], missing_inputs: [] });
+    else printJson(output, { ...base, strict: args.flags.has("strict"), diagnostics: [finding], error_count: 1, warning_count: 0, info_count: 0, passed: false });
+  } else {
+    output.out(`${paint(output, "red", "✗")} ${workflow ? displayPath(output, workflow) : "workflow"} — could not be loaded`);
+    output.out(formatFinding(output, error.finding));
+    if (command === "lint") output.out("Summary: 1 error(s), 0 warning(s), 0 info");
+  }
+  return 1;
+}
+
+function safeWorkflowPath(args: ParsedArgs): string | undefined {
+  try {
+    return discoverWorkflow(args.positionals[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+export const validateCommand: Command = {
+  name: "validate",
+  summary: "check a pipeline for errors (E codes)",
+  usage: "strand validate [WORKFLOW] [--json] [--as-include]",
+  options: VALIDATE_OPTIONS,
+  async run(args, output) {
+    let loaded;
+    try {
+      loaded = await loadFromArgs(args, VALIDATE_OPTIONS);
+    } catch (error) {
+      if (error instanceof EngineError && error.code !== "USAGE_ERROR" && error.code !== "IO_ERROR") return reportLoadFailure("validate", args, output, error);
+      throw error;
+    }
+    const result = validatePipeline(loaded.pipeline, { asInclude: args.flags.has("as-include") });
+    const errors = result.findings.filter((finding) => finding.severity === "error");
+    const warnings = result.findings.filter((finding) => finding.severity !== "error");
+    const shown = displayPath(output, loaded.path);
+    if (args.flags.has("json")) {
+      printJson(output, {
+        command: "validate",
+        workflow: shown,
+        valid: result.valid,
+        rules: result.rules,
+        dependencies: result.dependencies,
+        errors: errors.map((finding) => findingJson(output, finding)),
+        warnings: warnings.map((finding) => findingJson(output, finding)),
+        missing_inputs: result.missingInputs,
+      });
+      return result.valid ? 0 : 1;
+    }
+    if (result.valid) {
+      output.out(`${paint(output, "green", "✓")} ${shown} — ${result.rules} rules, ${result.dependencies} dependencies${result.rules === 0 ? paint(output, "yellow", " (warning: the workflow has no rules)") : ""}`);
+    } else {
+      output.out(`${paint(output, "red", "✗")} ${shown} — ${errors.length} error(s)`);
+      for (const finding of errors) output.out(formatFinding(output, finding));
+    }
+    if (result.missingInputs.length > 0 && !args.flags.has("quiet")) {
+      const list = result.missingInputs.slice(0, 10).join(", ") + (result.missingInputs.length > 10 ? `, … (${result.missingInputs.length} in all)` : "");
+      output.out(`  ${paint(output, "yellow", "warning")}: ${result.missingInputs.length} input(s) do not exist yet and no rule produces them: ${list}`);
+    }
+    return result.valid ? 0 : 1;
+  },
+};
+
+const LINT_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, { name: "strict", description: "fail on warnings too" }];
+
+export const lintCommand: Command = {
+  name: "lint",
+  summary: "check a pipeline for errors, style problems, unknown keys and secrets",
+  usage: "strand lint [WORKFLOW] [--strict] [--json]",
+  options: LINT_OPTIONS,
+  async run(args, output) {
+    let loaded;
+    try {
+      loaded = await loadFromArgs(args, LINT_OPTIONS);
+    } catch (error) {
+      if (error instanceof EngineError && error.code !== "USAGE_ERROR" && error.code !== "IO_ERROR") return reportLoadFailure("lint", args, output, error);
+      throw error;
+    }
+    const result = lintPipeline(loaded.pipeline, { strict: args.flags.has("strict") });
+    const shown = displayPath(output, loaded.path);
+    if (args.flags.has("json")) {
+      printJson(output, {
+        command: "lint",
+        workflow: shown,
+        strict: result.strict,
+        diagnostics: result.findings.map((finding) => findingJson(output, finding)),
+        error_count: result.errors,
+        warning_count: result.warnings,
+        info_count: result.infos,
+        passed: result.passed,
+      });
+      return result.passed ? 0 : 1;
+    }
+    const order = { error: 0, warning: 1, info: 2 } as const;
+    const findings = args.flags.has("quiet") ? result.findings.filter((finding) => finding.severity !== "info") : result.findings;
+    const sorted = [...findings].sort((a, b) => order[a.severity] - order[b.severity]);
+    output.out(`${shown}:`);
+    for (const finding of sorted) output.out(formatFinding(output, finding));
+    output.out(`Summary: ${result.errors} error(s), ${result.warnings} warning(s), ${result.infos} info`);
+    return result.passed ? 0 : 1;
+  },
+};

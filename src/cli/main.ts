@@ -1,0 +1,102 @@
+/**
+ * The `strand` command: picks the subcommand, parses its arguments, and turns every error into a message
+ * and an exit code (0 ok, 1 pipeline problems, 2 usage). No stack traces unless STRAND_DEBUG is set.
+ */
+import { readFileSync } from "node:fs";
+import { EngineError } from "../engine/findings.js";
+import { parseArgs, UsageError, type OptionSpec } from "./args.js";
+import { lintCommand, validateCommand } from "./commands/check.js";
+import type { Command } from "./commands/command.js";
+import { debugCommand, dryRunCommand, graphCommand } from "./commands/plan.js";
+import { configCommand, diffCommand, exportCommand, formatCommand, schemaCommand } from "./commands/tools.js";
+import { findingJson, formatFinding, paint, printJson, processOutput, type Output } from "./print.js";
+
+const COMMANDS: Command[] = [validateCommand, lintCommand, formatCommand, graphCommand, dryRunCommand, debugCommand, configCommand, diffCommand, exportCommand, schemaCommand];
+
+/** The package version, for `--version`. */
+export function packageVersion(): string {
+  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    "strand — plan, check and run bioinformatics pipelines written as TOML (.oxoflow)",
+    "",
+    "Usage: strand <command> [WORKFLOW] [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    "",
+    "WORKFLOW is a .oxoflow file or a folder (main.oxoflow, else the first *.oxoflow); default: the current folder.",
+    "Run `strand <command> --help` for a command's options. Exit codes: 0 ok, 1 pipeline problems, 2 usage errors.",
+  ].join("\n");
+}
+
+function commandHelp(command: Command): string {
+  const lines = [`strand ${command.name} — ${command.summary}`, "", `Usage: ${command.usage}`, "", "Options:"];
+  const options: OptionSpec[] = [...command.options, { name: "json", description: "print a JSON document on stdout" }, { name: "no-color", description: "do not colour the output" }];
+  for (const option of options) {
+    const flag = `${option.short ? `-${option.short}, ` : "    "}--${option.name}${option.value ? ` ${option.placeholder ?? "VALUE"}` : ""}`;
+    lines.push(`  ${flag.padEnd(34)} ${option.description}`);
+  }
+  if (command.options.some((option) => option.name === "arg")) {
+    lines.push("", "Config values: --arg KEY=VALUE, a trailing KEY=VALUE, or --KEY VALUE for keys the pipeline's [config] declares.");
+  }
+  return lines.join("\n");
+}
+
+/** Runs the command line and returns the exit code. */
+export async function runCli(argv: string[], output: Output = processOutput(argv.includes("--no-color"))): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    output.out(usage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    output.out(`strand ${packageVersion()}`);
+    return 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    const near = COMMANDS.find((candidate) => candidate.name.startsWith(name.slice(0, 3)));
+    output.err(`strand: unknown command '${name}'${near ? ` (did you mean '${near.name}'?)` : ""}`);
+    output.err("Run `strand --help` to see the commands.");
+    return 2;
+  }
+  const json = rest.includes("--json");
+  try {
+    const args = parseArgs(rest, command.options);
+    if (args.flags.has("help")) {
+      output.out(commandHelp(command));
+      return 0;
+    }
+    return await command.run(args, output);
+  } catch (error) {
+    return reportError(error, command, output, json);
+  }
+}
+
+function reportError(error: unknown, command: Command, output: Output, json: boolean): number {
+  if (error instanceof UsageError || (error instanceof EngineError && error.code === "USAGE_ERROR")) {
+    const suggestion = error instanceof UsageError ? error.suggestion : error.finding.suggestion;
+    if (json) printJson(output, { command: command.name, error: { code: "USAGE_ERROR", message: error.message, suggestion: suggestion ?? null } });
+    output.err(`strand ${command.name}: ${error.message}`);
+    if (suggestion) output.err(`  hint: ${suggestion}`);
+    output.err(`Usage: ${command.usage}`);
+    return 2;
+  }
+  if (error instanceof EngineError) {
+    if (json) printJson(output, { command: command.name, error: findingJson(output, error.finding) });
+    output.err(`${paint(output, "red", "✗")} strand ${command.name} failed`);
+    output.err(formatFinding(output, error.finding));
+    return 1;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) printJson(output, { command: command.name, error: { code: "INTERNAL", message } });
+  output.err(`strand ${command.name}: internal error: ${message}`);
+  if (process.env.STRAND_DEBUG && error instanceof Error && error.stack) output.err(error.stack);
+  else output.err("  this is a bug in strand; rerun with STRAND_DEBUG=1 for details and report it");
+  return 1;
+}

@@ -1,0 +1,62 @@
+/**
+ * Loading the pipeline a command names: workflow discovery, config overrides (`--arg K=V`, trailing `K=V`,
+ * `--KEY VALUE` for keys the pipeline's [config] declares), `--samples`, `--profile` and `-d/--workdir`.
+ */
+import { resolve } from "node:path";
+import { nearestKey } from "../engine/check/unknown-keys.js";
+import { discoverWorkflow, loadPipeline, type LoadOptions } from "../engine/format/load.js";
+import type { Pipeline } from "../engine/format/model.js";
+import { GLOBAL_OPTIONS, optionValue, UsageError, type OptionSpec, type ParsedArgs } from "./args.js";
+
+/** Options of commands that load a pipeline. */
+export const PIPELINE_OPTIONS: OptionSpec[] = [
+  { name: "arg", value: true, repeat: true, placeholder: "KEY=VALUE", description: "set a config value (repeatable)" },
+  { name: "samples", value: true, placeholder: "LIST", description: "samples to use: names, first:N, @file or +@file" },
+  { name: "profile", value: true, placeholder: "NAME", description: "merge profiles/NAME.toml into config, defaults and cluster" },
+  { name: "workdir", short: "d", value: true, placeholder: "DIR", description: "working folder (default: the workflow's folder)" },
+];
+
+/** Options that select part of the graph. */
+export const SELECTION_OPTIONS: OptionSpec[] = [
+  { name: "target", short: "t", value: true, repeat: true, placeholder: "RULE", description: "plan only these rules (prefix match) and what they need" },
+  { name: "module", value: true, placeholder: "NAME", description: "plan only an include module (plus producers of its inputs)" },
+];
+
+export interface LoadedPipeline {
+  pipeline: Pipeline;
+  path: string;
+}
+
+/** Resolves and loads the workflow a command names, applying every config and sample option. */
+export async function loadFromArgs(args: ParsedArgs, specs: OptionSpec[]): Promise<LoadedPipeline> {
+  if (args.positionals.length > 1) {
+    throw new UsageError(`expected one workflow, got: ${args.positionals.join(" ")}`, "give one .oxoflow file or folder; set config values as KEY=VALUE");
+  }
+  const path = discoverWorkflow(args.positionals[0]);
+  const workdir = optionValue(args, "workdir");
+  const options: LoadOptions = {
+    overrides: { ...args.assignments },
+    samples: optionValue(args, "samples"),
+    profile: optionValue(args, "profile"),
+    workdir: workdir ? resolve(workdir) : undefined,
+  };
+  let pipeline = await loadPipeline(path, options);
+  if (args.configFlags.length > 0) {
+    const flags: Record<string, string> = {};
+    for (const flag of args.configFlags) {
+      const declared = flag.name in pipeline.config && !pipeline.injectedConfig.has(flag.name);
+      if (!declared) {
+        const known = [...specs, ...GLOBAL_OPTIONS].map((spec) => spec.name);
+        const near = nearestKey(flag.name, known);
+        throw new UsageError(
+          `unknown option --${flag.name}`,
+          near ? `did you mean --${near}?` : `to set a config value the pipeline does not declare, use --arg ${flag.name}=VALUE`,
+        );
+      }
+      flags[flag.name] = flag.value ?? "true";
+    }
+    // Flags for declared keys rank below --arg and trailing KEY=VALUE.
+    pipeline = await loadPipeline(path, { ...options, overrides: { ...flags, ...options.overrides } });
+  }
+  return { pipeline, path };
+}

@@ -1,0 +1,204 @@
+/**
+ * Edge inference: which job produces each input. In order of precedence: an exact output path; for a glob
+ * input, every output it matches; otherwise outputs that are still templates (`results/{sample}.bam`) and
+ * outputs inside an input that looks like a folder. `depends_on` adds declared edges.
+ *
+ * Lookups are indexed (a hash map for exact paths, a sorted list for prefixes, built only when needed), so
+ * inference stays near-linear in the number of paths.
+ */
+import type { Job } from "../expand/expand.js";
+import { escapeRegex, globSegmentRegex } from "../format/sample-sources.js";
+
+export type EdgeKind = "file" | "declared";
+
+/** Producer → consumer edges as parallel arrays (job indices), without duplicates or self-edges. */
+export interface EdgeList {
+  from: Int32Array;
+  to: Int32Array;
+  kind: Uint8Array; // 0 = file, 1 = declared
+  count: number;
+}
+
+/** File extensions treated as files, not folders, by the directory heuristic. */
+const FILE_EXTENSIONS = new Set(
+  "fa fasta fq fastq txt tsv csv json yaml yml toml bam sam cram vcf bcf bed gff gff3 gtf gbff dict bai fai tbi csi png pdf html htm log md rst zip tar gz bz2 xz zst".split(" "),
+);
+
+/** True when an input path is probably a folder (trailing slash, or no known file extension). */
+export function looksLikeDirectory(path: string): boolean {
+  if (path.endsWith("/")) return true;
+  const last = path.split("/").pop() ?? "";
+  if (last === "." || last === "..") return false;
+  const dot = last.lastIndexOf(".");
+  if (dot <= 0) return true;
+  return !FILE_EXTENSIONS.has(last.slice(dot + 1).toLowerCase());
+}
+
+interface TemplateOutput {
+  regex: RegExp;
+  prefix: string;
+  suffix: string;
+  job: number;
+}
+
+/** Every job output, indexed for exact, prefix and template lookups. */
+export class OutputIndex {
+  private readonly exact = new Map<string, number | number[]>();
+  private readonly templates: TemplateOutput[] = [];
+  private sorted: { paths: string[]; jobs: Int32Array } | undefined;
+
+  constructor(private readonly jobs: Job[]) {
+    jobs.forEach((job, index) => {
+      for (const path of job.output.paths) {
+        this.addExact(path, index);
+        if (path.endsWith("/") && path.length > 1) this.addExact(path.slice(0, -1), index);
+        if (/\{\w+\}/.test(path)) {
+          const template = templateOutput(path, index);
+          if (template) this.templates.push(template);
+        }
+      }
+    });
+  }
+
+  private addExact(path: string, job: number): void {
+    const existing = this.exact.get(path);
+    if (existing === undefined) this.exact.set(path, job);
+    else if (typeof existing === "number") {
+      if (existing !== job) this.exact.set(path, [existing, job]);
+    } else if (!existing.includes(job)) existing.push(job);
+  }
+
+  /** Producers of exactly this path (or of the same folder written with/without a trailing slash). */
+  exactProducers(path: string): number | number[] | undefined {
+    return this.exact.get(path) ?? (path.endsWith("/") ? this.exact.get(path.slice(0, -1)) : undefined);
+  }
+
+  /** Every job with an output starting with `prefix`, via binary search on the sorted outputs. */
+  withPrefix(prefix: string, visit: (path: string, job: number) => void): void {
+    const sorted = this.sortedOutputs();
+    let low = 0;
+    let high = sorted.paths.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sorted.paths[mid]! < prefix) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = low; i < sorted.paths.length && sorted.paths[i]!.startsWith(prefix); i++) visit(sorted.paths[i]!, sorted.jobs[i]!);
+  }
+
+  /** Producers whose output is a template that the concrete input matches. */
+  templateProducers(input: string, visit: (job: number) => void): void {
+    for (const template of this.templates) {
+      if (input.startsWith(template.prefix) && input.endsWith(template.suffix) && template.regex.test(input)) visit(template.job);
+    }
+  }
+
+  private sortedOutputs(): { paths: string[]; jobs: Int32Array } {
+    if (!this.sorted) {
+      const entries: [string, number][] = [];
+      this.jobs.forEach((job, index) => {
+        for (const path of job.output.paths) entries.push([path, index]);
+      });
+      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      this.sorted = { paths: entries.map((entry) => entry[0]), jobs: Int32Array.from(entries, (entry) => entry[1]) };
+    }
+    return this.sorted;
+  }
+}
+
+/** A template output as an anchored regex: literal parts escaped, each `{w}` any non-space text (repeats must agree). */
+function templateOutput(path: string, job: number): TemplateOutput | null {
+  const seen = new Set<string>();
+  let source = "^";
+  let last = 0;
+  const matches = [...path.matchAll(/\{(\w+)\}/g)];
+  for (const match of matches) {
+    source += escapeRegex(path.slice(last, match.index));
+    const name = match[1]!;
+    source += seen.has(name) ? `\\k<${name}>` : `(?<${name}>\\S+)`;
+    seen.add(name);
+    last = match.index + match[0].length;
+  }
+  source += escapeRegex(path.slice(last)) + "$";
+  try {
+    return { regex: new RegExp(source), prefix: path.slice(0, matches[0]!.index), suffix: path.slice(last), job };
+  } catch {
+    return null;
+  }
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+/** A glob input as an anchored regex (`*` and `?` stay within one path segment) and its literal prefix. */
+function globInput(input: string): { regex: RegExp; prefix: string } {
+  const first = input.search(GLOB_CHARS);
+  const slash = input.lastIndexOf("/", first);
+  const literalDir = input.slice(0, slash + 1);
+  const parts = input.slice(slash + 1).split("/").map((segment) => globSegmentRegex(segment).source.slice(1, -1));
+  return { regex: new RegExp("^" + escapeRegex(literalDir) + parts.join("/") + "$"), prefix: input.slice(0, first) };
+}
+
+/** Calls `visit` for every job that produces `input`, by the precedence rules above. */
+export function forEachProducer(index: OutputIndex, input: string, visit: (job: number) => void): void {
+  const exact = index.exactProducers(input);
+  if (exact !== undefined) {
+    if (typeof exact === "number") visit(exact);
+    else for (const producer of exact) visit(producer);
+    return;
+  }
+  if (GLOB_CHARS.test(input)) {
+    const glob = globInput(input);
+    index.withPrefix(glob.prefix, (path, producer) => {
+      if (glob.regex.test(path)) visit(producer);
+    });
+    return;
+  }
+  if (input.includes("{")) return;
+  index.templateProducers(input, visit);
+  if (looksLikeDirectory(input)) index.withPrefix(input.replace(/\/+$/, "") + "/", (_path, producer) => visit(producer));
+}
+
+/** Infers all edges between jobs. */
+export function inferEdges(jobs: Job[]): EdgeList {
+  const index = new OutputIndex(jobs);
+  const byName = new Map<string, number>();
+  jobs.forEach((job, i) => byName.set(job.name, i));
+  let capacity = Math.max(16, jobs.length * 2);
+  let from = new Int32Array(capacity);
+  let to = new Int32Array(capacity);
+  let kind = new Uint8Array(capacity);
+  let count = 0;
+  // stamp[p] === consumer + 1 when the edge p → consumer is already recorded.
+  const stamp = new Int32Array(jobs.length);
+
+  const push = (producer: number, consumer: number, edgeKind: number): void => {
+    if (producer === consumer || stamp[producer] === consumer + 1) return;
+    stamp[producer] = consumer + 1;
+    if (count === capacity) {
+      capacity *= 2;
+      const nextFrom = new Int32Array(capacity);
+      nextFrom.set(from);
+      from = nextFrom;
+      const nextTo = new Int32Array(capacity);
+      nextTo.set(to);
+      to = nextTo;
+      const nextKind = new Uint8Array(capacity);
+      nextKind.set(kind);
+      kind = nextKind;
+    }
+    from[count] = producer;
+    to[count] = consumer;
+    kind[count] = edgeKind;
+    count++;
+  };
+
+  for (let consumer = 0; consumer < jobs.length; consumer++) {
+    const job = jobs[consumer]!;
+    for (const input of job.input.paths) forEachProducer(index, input, (producer) => push(producer, consumer, 0));
+    for (const dependency of job.dependsOn) {
+      const producer = byName.get(dependency);
+      if (producer !== undefined) push(producer, consumer, 1);
+    }
+  }
+  return { from: from.subarray(0, count), to: to.subarray(0, count), kind: kind.subarray(0, count), count };
+}

@@ -1,0 +1,248 @@
+/**
+ * Expansion: from the pipeline's rules (templates) to jobs. In "plan" mode every rule fans out over its
+ * pairs, samples and values, scatter and transform steps are created, gathered and aggregated inputs are
+ * appended and `depends_on` is rewritten to instance names. In "template" mode (validate, lint, plain
+ * graph) each rule is one node with its paths as written.
+ *
+ * Work is linear in the number of jobs: path templates are compiled once per rule, bindings are shared
+ * between rules, and a job's command is rendered only when someone asks for it.
+ */
+import { EngineError } from "../findings.js";
+import { substituteConfig } from "../format/config.js";
+import type { FileSet, Pipeline, Rule, TomlValue } from "../format/model.js";
+import { InstanceSource, listValue, resolveValuesTables } from "./instances.js";
+import { scatterValues, transformJobs, transformValues } from "./split.js";
+import { compileTemplate, fillTemplate, fillText, NO_BINDINGS, type Bindings, type Template } from "./template.js";
+
+export interface Job {
+  /** Instance name: the rule name plus the values/pair/sample/scatter suffixes. */
+  name: string;
+  /** The rule the job runs (the pipeline's rule, or a synthetic transform step). */
+  rule: Rule;
+  /** Name of the rule as written in the pipeline. */
+  template: string;
+  bindings: Bindings;
+  input: FileSet;
+  output: FileSet;
+  /** Explicit dependencies, as job names. */
+  dependsOn: readonly string[];
+}
+
+export type ExpansionMode = "plan" | "template";
+
+export interface Expansion {
+  pipeline: Pipeline;
+  mode: ExpansionMode;
+  jobs: Job[];
+  /** Rule name as written → indices of its jobs. */
+  instancesOf: Map<string, number[]>;
+}
+
+/** Expands a loaded pipeline into jobs. */
+export function expandPipeline(pipeline: Pipeline, mode: ExpansionMode = "plan"): Expansion {
+  return mode === "template" ? templateExpansion(pipeline) : planExpansion(pipeline);
+}
+
+/** One node per rule, paths as written; scatter outputs feed their gather rule, aggregated patterns are inputs. */
+function templateExpansion(pipeline: Pipeline): Expansion {
+  const jobs: Job[] = pipeline.rules.map((rule) => ({
+    name: rule.name,
+    rule,
+    template: rule.name,
+    bindings: NO_BINDINGS,
+    input: appendPaths(rule.input, rule.expand_inputs.map((entry) => entry.pattern)),
+    output: rule.output,
+    dependsOn: rule.depends_on,
+  }));
+  const index = new Map(jobs.map((job, i) => [job.name, i]));
+  for (const rule of pipeline.rules) {
+    const gather = rule.scatter?.gather;
+    const target = gather === undefined ? undefined : index.get(gather);
+    if (target !== undefined) jobs[target]!.input = appendPaths(jobs[target]!.input, rule.output.paths);
+  }
+  return { pipeline, mode: "template", jobs, instancesOf: new Map(jobs.map((job, i) => [job.name, [i]])) };
+}
+
+function planExpansion(pipeline: Pipeline): Expansion {
+  const config = pipeline.config;
+  const source = new InstanceSource(pipeline.sample_groups, pipeline.pairs, resolveValuesTables(pipeline), pipeline.wildcard_constraints);
+  const jobs: Job[] = [];
+  const instancesOf = new Map<string, number[]>();
+  const byName = new Map<string, number>();
+  const gathers: { target: string; outputs: string[]; bindings: Bindings; rule: Rule }[] = [];
+
+  const addJob = (job: Job): number => {
+    if (byName.has(job.name)) {
+      const other = jobs[byName.get(job.name)!]!;
+      throw new EngineError("EXPAND_ERROR", `duplicate rule name: '${job.name}' (expanded from rules '${other.template}' and '${job.template}')`, {
+        rule: job.template,
+        at: job.rule.origin.source.locate(job.rule.origin.path),
+        suggestion: "instance names are <rule>_<group>_<sample> or <rule>_<pair_id>; rename a rule, group or sample so they differ",
+      });
+    }
+    byName.set(job.name, jobs.length);
+    jobs.push(job);
+    return jobs.length - 1;
+  };
+
+  for (const rule of pipeline.rules) {
+    const inputTemplates = compilePaths(rule.input.paths, config);
+    const outputTemplates = compilePaths(rule.output.paths, config);
+    const indices: number[] = [];
+    const scatter = rule.scatter ? scatterValues(rule, pipeline) : null;
+    const split = rule.transform ? transformValues(rule, pipeline) : null;
+    for (const instance of source.instancesOf(rule)) {
+      if (scatter) {
+        const variable = rule.scatter!.variable;
+        for (const value of scatter) {
+          const bindings = Object.freeze({ ...instance.bindings, [variable]: value });
+          const outputs = fillAll(outputTemplates, bindings);
+          indices.push(addJob(makeJob(`${instance.name}_${value}`, rule, bindings, fillAll(inputTemplates, bindings), outputs)));
+          if (rule.scatter!.gather) gathers.push({ target: rule.scatter!.gather, outputs, bindings: instance.bindings, rule });
+        }
+      } else if (split) {
+        const inputs = fillAll(inputTemplates, instance.bindings);
+        const outputs = fillAll(outputTemplates, instance.bindings);
+        for (const step of transformJobs(rule, instance.name, instance.bindings, inputs, outputs, split)) {
+          indices.push(
+            addJob({
+              name: step.name,
+              rule: step.rule,
+              template: rule.name,
+              bindings: step.bindings,
+              input: { paths: step.inputs, names: step.inputNames },
+              output: { paths: step.outputs, names: step.outputNames },
+              dependsOn: rule.depends_on,
+            }),
+          );
+        }
+      } else {
+        indices.push(addJob(makeJob(instance.name, rule, instance.bindings, fillAll(inputTemplates, instance.bindings), fillAll(outputTemplates, instance.bindings))));
+      }
+    }
+    instancesOf.set(rule.name, indices);
+  }
+
+  applyGathers(gathers, jobs, byName, instancesOf);
+  rewriteDependsOn(jobs, instancesOf);
+  appendExpandedInputs(jobs, config);
+  return { pipeline, mode: "plan", jobs, instancesOf };
+}
+
+function makeJob(name: string, rule: Rule, bindings: Bindings, inputs: string[], outputs: string[]): Job {
+  return {
+    name,
+    rule,
+    template: rule.name,
+    bindings,
+    input: { paths: inputs, names: rule.input.names },
+    output: { paths: outputs, names: rule.output.names },
+    dependsOn: rule.depends_on,
+  };
+}
+
+function compilePaths(paths: string[], config: Record<string, TomlValue>): Template[] {
+  return paths.map((path) => compileTemplate(substituteConfig(path, config, "path")));
+}
+
+function fillAll(templates: Template[], bindings: Bindings): string[] {
+  const out = new Array<string>(templates.length);
+  for (let i = 0; i < templates.length; i++) out[i] = fillTemplate(templates[i]!, bindings);
+  return out;
+}
+
+function appendPaths(set: FileSet, extra: string[]): FileSet {
+  if (extra.length === 0) return set;
+  return { paths: [...set.paths, ...extra], names: set.names ? [...set.names, ...extra.map(() => "")] : null };
+}
+
+/** Scatter outputs become inputs of the gather rule: the exact job, or the instances with matching bindings. */
+function applyGathers(gathers: { target: string; outputs: string[]; bindings: Bindings; rule: Rule }[], jobs: Job[], byName: Map<string, number>, instancesOf: Map<string, number[]>): void {
+  const extra = new Map<number, string[]>();
+  for (const gather of gathers) {
+    const exact = byName.get(gather.target);
+    const targets = exact !== undefined ? [exact] : (instancesOf.get(gather.target) ?? []).filter((i) => compatible(jobs[i]!.bindings, gather.bindings));
+    if (targets.length === 0) {
+      throw new EngineError("EXPAND_ERROR", `scatter of rule '${gather.rule.name}' gathers into '${gather.target}', which is not a rule`, {
+        rule: gather.rule.name,
+        at: gather.rule.origin.source.locate([...gather.rule.origin.path, "scatter", "gather"]),
+        suggestion: "set gather to the name of the rule that merges the scattered outputs",
+      });
+    }
+    for (const target of targets) {
+      const list = extra.get(target);
+      if (list) list.push(...gather.outputs);
+      else extra.set(target, [...gather.outputs]);
+    }
+  }
+  for (const [index, paths] of extra) jobs[index]!.input = appendPaths(jobs[index]!.input, paths);
+}
+
+function compatible(a: Bindings, b: Bindings): boolean {
+  for (const key of Object.keys(b)) if (key in a && a[key] !== b[key]) return false;
+  return true;
+}
+
+/** `depends_on` naming a rule that expanded is replaced by all of its instances (computed once per rule). */
+function rewriteDependsOn(jobs: Job[], instancesOf: Map<string, number[]>): void {
+  const rewritten = new Map<readonly string[], string[]>();
+  for (const job of jobs) {
+    if (job.dependsOn.length === 0) continue;
+    let names = rewritten.get(job.dependsOn);
+    if (!names) {
+      names = [];
+      for (const dependency of job.dependsOn) {
+        const indices = instancesOf.get(dependency);
+        if (indices && indices.length > 0) for (const i of indices) names.push(jobs[i]!.name);
+        else names.push(dependency);
+      }
+      rewritten.set(job.dependsOn, names);
+    }
+    job.dependsOn = names;
+  }
+}
+
+/** Resolves `expand_inputs` per job and appends the paths to its inputs. */
+function appendExpandedInputs(jobs: Job[], config: Record<string, TomlValue>): void {
+  const lists = new Map<string, string[]>();
+  const valuesFor = (spec: string): string[] => {
+    let values = lists.get(spec);
+    if (!values) {
+      const key = spec.replace(/^config\./, "");
+      const trimmed = spec.trim();
+      if (config[key] !== undefined) values = listValue(config[key]!);
+      else if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
+        values = trimmed
+          .slice(1, -1)
+          .split(",")
+          .map((item) => item.trim().replace(/^["']|["']$/g, ""))
+          .filter(Boolean);
+      } else values = [spec];
+      lists.set(spec, values);
+    }
+    return values;
+  };
+  for (const job of jobs) {
+    const entries = job.rule.expand_inputs;
+    if (entries.length === 0) continue;
+    const paths: string[] = [];
+    for (const entry of entries) {
+      // The instance's own bindings fill only the names the entry does not declare as variables.
+      const own = Object.keys(entry.variables).some((name) => name in job.bindings)
+        ? Object.fromEntries(Object.entries(job.bindings).filter(([name]) => !(name in entry.variables)))
+        : job.bindings;
+      const pattern = fillText(substituteConfig(entry.pattern, config, "path"), own);
+      let combos: Record<string, string>[] = [{}];
+      for (const [name, spec] of Object.entries(entry.variables)) {
+        const values = valuesFor(spec);
+        if (values.length === 0) continue;
+        const next: Record<string, string>[] = [];
+        for (const combo of combos) for (const value of values) next.push({ ...combo, [name]: value });
+        combos = next;
+      }
+      const template = compileTemplate(pattern);
+      for (const combo of combos) paths.push(fillTemplate(template, combo));
+    }
+    job.input = appendPaths(job.input, paths);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Which instances a rule expands into: one per pair, per (group, sample), or per combination of
+ * `[[values]]`, named `<rule><values suffix>_<pair_id>` / `_<group>_<sample>` as real pipelines expect.
+ */
+import { EngineError } from "../findings.js";
+import type { Pair, Pipeline, Rule, SampleGroup, TomlValue } from "../format/model.js";
+import { mentionsWildcard, type Bindings } from "./template.js";
+
+const RESERVED_VALUE_NAMES = new Set([
+  "sample",
+  "group",
+  "pair_id",
+  "experiment",
+  "control",
+  "tumor",
+  "normal",
+  "experiment_type",
+  "tumor_type",
+  "input",
+  "output",
+  "log",
+  "threads",
+  "memory",
+]);
+
+/** The fixed pair wildcards (metadata keys of each pair are wildcards too). */
+export const PAIR_WILDCARDS = ["pair_id", "experiment", "control", "tumor", "normal", "experiment_type", "tumor_type"] as const;
+
+export interface ResolvedValues {
+  name: string;
+  values: string[];
+}
+
+/** Resolves `[[values]]` tables (reading `values_from` from config) and checks their names and contents. */
+export function resolveValuesTables(pipeline: Pipeline): ResolvedValues[] {
+  const seen = new Set<string>();
+  return pipeline.values.map((table, index) => {
+    const at = pipeline.source.locate(["values", index]);
+    if (table.name.trim() === "") throw new EngineError("EXPAND_ERROR", "a [[values]] table has an empty name", { at });
+    if (RESERVED_VALUE_NAMES.has(table.name)) {
+      throw new EngineError("EXPAND_ERROR", `[[values]] table '${table.name}' uses a reserved wildcard name`, { at, suggestion: "rename the table, e.g. to 'chrom' or 'param'" });
+    }
+    if (seen.has(table.name)) throw new EngineError("EXPAND_ERROR", `duplicate [[values]] table '${table.name}'`, { at });
+    seen.add(table.name);
+    let values = table.values;
+    if (values.length === 0 && table.values_from) {
+      const key = table.values_from.replace(/^config\./, "");
+      const source = pipeline.config[key];
+      if (source === undefined) {
+        throw new EngineError("EXPAND_ERROR", `[[values]] table '${table.name}' reads values_from = "${table.values_from}", but config has no key '${key}'`, {
+          at: pipeline.source.locate(["values", index, "values_from"]),
+          suggestion: `add ${key} = ["a", "b"] to [config]`,
+        });
+      }
+      values = listValue(source);
+    }
+    if (values.length === 0) {
+      throw new EngineError("EXPAND_ERROR", `[[values]] table '${table.name}' has no values`, { at, suggestion: 'add values = ["a", "b"] or values_from = "config.key"' });
+    }
+    return { name: table.name, values };
+  });
+}
+
+/** A config value as a list: arrays item by item, text split at commas. */
+export function listValue(value: TomlValue): string[] {
+  if (Array.isArray(value)) return value.map((item) => String(item));
+  return String(value)
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** One combination of value-table bindings and its instance-name suffix. */
+interface ValueCombo {
+  bindings: Record<string, string>;
+  suffix: string;
+}
+
+function valueCombos(tables: ResolvedValues[]): ValueCombo[] {
+  let combos: ValueCombo[] = [{ bindings: {}, suffix: "" }];
+  for (const table of tables) {
+    const next: ValueCombo[] = [];
+    for (const combo of combos) {
+      for (const value of table.values) {
+        next.push({ bindings: { ...combo.bindings, [table.name]: value }, suffix: `${combo.suffix}_${table.name}_${value.replace(/[^A-Za-z0-9]/g, "_")}` });
+      }
+    }
+    combos = next;
+  }
+  return combos;
+}
+
+export interface Instance {
+  name: string;
+  bindings: Bindings;
+}
+
+/** What every rule's expansion shares: sample/pair sources, value tables, constraints, and binding caches. */
+export class InstanceSource {
+  private readonly pairKeys: Set<string>;
+  private readonly constraints: [string, RegExp][];
+  private readonly cache = new Map<string, Instance[]>();
+
+  constructor(
+    private readonly groups: SampleGroup[],
+    private readonly pairs: Pair[],
+    readonly tables: ResolvedValues[],
+    constraints: Record<string, string>,
+  ) {
+    this.pairKeys = new Set<string>(PAIR_WILDCARDS);
+    for (const pair of pairs) for (const key of Object.keys(pair.metadata)) this.pairKeys.add(key);
+    this.constraints = Object.entries(constraints).map(([name, pattern]) => [name, new RegExp(pattern)]);
+  }
+
+  /** The instances of a rule (a single unnamed-suffix instance when nothing fans it out). */
+  instancesOf(rule: Rule): Instance[] {
+    const triggers = [...rule.input.paths, ...rule.output.paths, rule.shell ?? ""];
+    const mentions = (name: string): boolean => triggers.some((text) => mentionsWildcard(text, name));
+    const active = this.tables.filter((table) => mentions(table.name) || rule.expand_inputs.some((entry) => mentionsWildcard(entry.pattern, table.name)));
+    let kind: "pair" | "group" | "values" | "single" = "single";
+    if (this.pairs.length > 0 && [...this.pairKeys].some(mentions)) kind = "pair";
+    else if (this.groups.length > 0 && (mentions("group") || mentions("sample"))) kind = "group";
+    else if (active.length > 0) kind = "values";
+    if (kind === "single") return [{ name: rule.name, bindings: {} }];
+    // Rules with the same fan-out share binding objects (and their memory) across all their instances.
+    const key = `${kind}\u0000${active.map((table) => table.name).join("\u0000")}`;
+    let shared = this.cache.get(key);
+    if (!shared) {
+      shared = this.buildInstances(kind, active);
+      this.cache.set(key, shared);
+    }
+    return shared.map((instance) => ({ name: rule.name + instance.name, bindings: instance.bindings }));
+  }
+
+  /** Instances with names relative to the rule (the suffix), bindings filtered by the wildcard constraints. */
+  private buildInstances(kind: "pair" | "group" | "values", active: ResolvedValues[]): Instance[] {
+    const instances: Instance[] = [];
+    for (const combo of valueCombos(active)) {
+      if (kind === "values") {
+        this.keep(instances, combo.suffix, combo.bindings);
+      } else if (kind === "pair") {
+        for (const pair of this.pairs) {
+          const bindings: Record<string, string> = {
+            ...pair.metadata,
+            pair_id: pair.pair_id,
+            experiment: pair.experiment,
+            tumor: pair.experiment,
+            control: pair.control ?? "",
+            normal: pair.control ?? "",
+            ...combo.bindings,
+          };
+          if (pair.experiment_type !== undefined) {
+            bindings.experiment_type = pair.experiment_type;
+            bindings.tumor_type = pair.experiment_type;
+          }
+          this.keep(instances, `${combo.suffix}_${pair.pair_id}`, bindings);
+        }
+      } else {
+        for (const group of this.groups) {
+          for (const sample of group.samples) {
+            this.keep(instances, `${combo.suffix}_${group.name}_${sample}`, { ...group.metadata, group: group.name, sample, ...combo.bindings });
+          }
+        }
+      }
+    }
+    return instances;
+  }
+
+  private keep(instances: Instance[], suffix: string, bindings: Record<string, string>): void {
+    for (const [name, regex] of this.constraints) {
+      const value = bindings[name];
+      if (value !== undefined && !regex.test(value)) return;
+    }
+    instances.push({ name: suffix, bindings: Object.freeze(bindings) });
+  }
+}
