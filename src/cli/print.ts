@@ -16,12 +16,24 @@ export interface Output {
 /** The process's output streams, coloured when stdout is a terminal. */
 export function processOutput(noColor: boolean): Output {
   const color = !noColor && !process.env.NO_COLOR && process.stdout.isTTY === true;
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.listeners("error").includes(stopOnClosedPipe)) stream.on("error", stopOnClosedPipe);
+  }
   return {
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : text + "\n"),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : text + "\n"),
     color,
     cwd: process.cwd(),
   };
+}
+
+/**
+ * A reader that closes the pipe early (`strand debug | head`, `| grep -q`) has seen enough: stop quietly
+ * instead of dying on an unhandled EPIPE with a stack trace.
+ */
+function stopOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
 }
 
 const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, gray: 90, bold: 1 } as const;

@@ -32,7 +32,7 @@ export const formatCommand: Command = {
     const shown = displayPath(output, path);
     const text = await readPipelineText(path, shown);
     if (args.flags.has("check")) {
-      if (isFormatted(text)) {
+      if (isFormatted(text, shown)) {
         output.out(`${paint(output, "green", "✓")} ${shown} is already formatted`);
         return 0;
       }

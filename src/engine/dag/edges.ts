@@ -52,7 +52,7 @@ export class OutputIndex {
       for (const path of job.output.paths) {
         this.addExact(path, index);
         if (path.endsWith("/") && path.length > 1) this.addExact(path.slice(0, -1), index);
-        if (/\{\w+\}/.test(path)) {
+        if (path.includes("{") && /\{\w+\}/.test(path)) {
           const template = templateOutput(path, index);
           if (template) this.templates.push(template);
         }
@@ -194,7 +194,8 @@ export function inferEdges(jobs: Job[]): EdgeList {
 
   for (let consumer = 0; consumer < jobs.length; consumer++) {
     const job = jobs[consumer]!;
-    for (const input of job.input.paths) forEachProducer(index, input, (producer) => push(producer, consumer, 0));
+    const visit = (producer: number): void => push(producer, consumer, 0);
+    for (const input of job.input.paths) forEachProducer(index, input, visit);
     for (const dependency of job.dependsOn) {
       const producer = byName.get(dependency);
       if (producer !== undefined) push(producer, consumer, 1);

@@ -92,18 +92,19 @@ function planExpansion(pipeline: Pipeline): Expansion {
     const scatter = rule.scatter ? scatterValues(rule, pipeline) : null;
     const split = rule.transform ? transformValues(rule, pipeline) : null;
     for (const instance of source.instancesOf(rule)) {
+      const name = rule.name + instance.suffix;
       if (scatter) {
         const variable = rule.scatter!.variable;
         for (const value of scatter) {
           const bindings = Object.freeze({ ...instance.bindings, [variable]: value });
           const outputs = fillAll(outputTemplates, bindings);
-          indices.push(addJob(makeJob(`${instance.name}_${value}`, rule, bindings, fillAll(inputTemplates, bindings), outputs)));
+          indices.push(addJob(makeJob(`${name}_${value}`, rule, bindings, fillAll(inputTemplates, bindings), outputs)));
           if (rule.scatter!.gather) gathers.push({ target: rule.scatter!.gather, outputs, bindings: instance.bindings, rule });
         }
       } else if (split) {
         const inputs = fillAll(inputTemplates, instance.bindings);
         const outputs = fillAll(outputTemplates, instance.bindings);
-        for (const step of transformJobs(rule, instance.name, instance.bindings, inputs, outputs, split)) {
+        for (const step of transformJobs(rule, name, instance.bindings, inputs, outputs, split)) {
           indices.push(
             addJob({
               name: step.name,
@@ -117,7 +118,7 @@ function planExpansion(pipeline: Pipeline): Expansion {
           );
         }
       } else {
-        indices.push(addJob(makeJob(instance.name, rule, instance.bindings, fillAll(inputTemplates, instance.bindings), fillAll(outputTemplates, instance.bindings))));
+        indices.push(addJob(makeJob(name, rule, instance.bindings, fillAll(inputTemplates, instance.bindings), fillAll(outputTemplates, instance.bindings))));
       }
     }
     instancesOf.set(rule.name, indices);

@@ -91,9 +91,12 @@ function valueCombos(tables: ResolvedValues[]): ValueCombo[] {
 }
 
 export interface Instance {
-  name: string;
+  /** Suffix appended to the rule name ("" for a rule that does not fan out). */
+  suffix: string;
   bindings: Bindings;
 }
+
+const SINGLE: Instance[] = [{ suffix: "", bindings: {} }];
 
 /** What every rule's expansion shares: sample/pair sources, value tables, constraints, and binding caches. */
 export class InstanceSource {
@@ -112,7 +115,7 @@ export class InstanceSource {
     this.constraints = Object.entries(constraints).map(([name, pattern]) => [name, new RegExp(pattern)]);
   }
 
-  /** The instances of a rule (a single unnamed-suffix instance when nothing fans it out). */
+  /** The instances of a rule (one with an empty suffix when nothing fans it out); shared, do not modify. */
   instancesOf(rule: Rule): Instance[] {
     const triggers = [...rule.input.paths, ...rule.output.paths, rule.shell ?? ""];
     const mentions = (name: string): boolean => triggers.some((text) => mentionsWildcard(text, name));
@@ -121,7 +124,7 @@ export class InstanceSource {
     if (this.pairs.length > 0 && [...this.pairKeys].some(mentions)) kind = "pair";
     else if (this.groups.length > 0 && (mentions("group") || mentions("sample"))) kind = "group";
     else if (active.length > 0) kind = "values";
-    if (kind === "single") return [{ name: rule.name, bindings: {} }];
+    if (kind === "single") return SINGLE;
     // Rules with the same fan-out share binding objects (and their memory) across all their instances.
     const key = `${kind}\u0000${active.map((table) => table.name).join("\u0000")}`;
     let shared = this.cache.get(key);
@@ -129,10 +132,10 @@ export class InstanceSource {
       shared = this.buildInstances(kind, active);
       this.cache.set(key, shared);
     }
-    return shared.map((instance) => ({ name: rule.name + instance.name, bindings: instance.bindings }));
+    return shared;
   }
 
-  /** Instances with names relative to the rule (the suffix), bindings filtered by the wildcard constraints. */
+  /** Instances (name suffixes and bindings), filtered by the wildcard constraints. */
   private buildInstances(kind: "pair" | "group" | "values", active: ResolvedValues[]): Instance[] {
     const instances: Instance[] = [];
     for (const combo of valueCombos(active)) {
@@ -171,6 +174,6 @@ export class InstanceSource {
       const value = bindings[name];
       if (value !== undefined && !regex.test(value)) return;
     }
-    instances.push({ name: suffix, bindings: Object.freeze(bindings) });
+    instances.push({ suffix, bindings: Object.freeze(bindings) });
   }
 }

@@ -9,7 +9,7 @@
  */
 import { availableParallelism, totalmem } from "node:os";
 import { EngineError } from "../findings.js";
-import { renderConfigValue, substituteConfig } from "../format/config.js";
+import { isSampleKey, renderConfigValue, substituteConfig } from "../format/config.js";
 import type { Defaults, FileSet, Pipeline, TomlValue } from "../format/model.js";
 import { effectiveMemory, effectiveThreads, memoryToMegabytes } from "../format/rule-settings.js";
 import type { Job } from "./expand.js";
@@ -38,7 +38,10 @@ export interface RenderContext {
 
 /** The render context of a loaded pipeline on this machine. */
 export function renderContext(pipeline: Pipeline, machine: MachineLimits = machineLimits()): RenderContext {
-  return { config: pipeline.config, defaults: pipeline.defaults, machine, untrustedConfig: pipeline.overriddenConfig };
+  // Keys the engine fills with sample and pair names are data from sample sheets and the command line too.
+  const untrustedConfig = new Set(pipeline.overriddenConfig);
+  for (const key of pipeline.injectedConfig) if (isSampleKey(key)) untrustedConfig.add(key);
+  return { config: pipeline.config, defaults: pipeline.defaults, machine, untrustedConfig };
 }
 
 /** Replaces `{name}`, `{name[i]}` and `{name.key}` for a file set. */
@@ -56,6 +59,7 @@ function renderFileSet(text: string, name: "input" | "output", set: FileSet): st
 
 /** Fills a job's own text field (shell, script, log, hooks) with its wildcards, then its placeholders. */
 export function renderJobText(text: string, job: Job, context: RenderContext): string {
+  checkPathValues(text, job, context);
   let out = fillChecked(text, job);
   const log = job.rule.log !== undefined ? substituteConfig(fillChecked(job.rule.log, job), context.config, "path") : undefined;
   if (log !== undefined) out = out.replaceAll("{log}", log).replaceAll("{log[0]}", log);
@@ -126,6 +130,11 @@ export function scriptInterpreter(explicit: string | undefined, script: string, 
 
 /** Fills wildcards, refusing values (sample, group, pair and value names) that could inject shell code. */
 function fillChecked(text: string, job: Job): string {
+  checkWildcardValues(text, job);
+  return fillText(text, job.bindings);
+}
+
+function checkWildcardValues(text: string, job: Job): void {
   for (const name of wildcardNames(text)) {
     const value = job.bindings[name];
     if (value !== undefined && SHELL_METACHARACTERS.test(value)) {
@@ -135,21 +144,43 @@ function fillChecked(text: string, job: Job): string {
       });
     }
   }
-  return fillText(text, job.bindings);
+}
+
+/**
+ * Values also reach a command inside the paths that `{input}`, `{output}` and `{log}` stand for: the
+ * wildcards and config keys of those path templates are checked like the text's own.
+ */
+function checkPathValues(text: string, job: Job, context: RenderContext): void {
+  const paths: string[] = [];
+  if (text.includes("{input")) {
+    paths.push(...job.rule.input.paths);
+    for (const entry of job.rule.expand_inputs) {
+      paths.push(entry.pattern);
+      for (const spec of Object.values(entry.variables)) checkConfigKey(spec.replace(/^config\./, ""), job, context);
+    }
+  }
+  if (text.includes("{output")) paths.push(...job.rule.output.paths);
+  if (text.includes("{log") && job.rule.log !== undefined) paths.push(job.rule.log);
+  for (const path of paths) {
+    checkWildcardValues(path, job);
+    if (path.includes("{config.")) checkConfigValues(path, job, context);
+  }
 }
 
 /** Refuses config values from the command line or a profile that could inject shell code. */
 function checkConfigValues(text: string, job: Job, context: RenderContext): void {
-  for (const match of text.matchAll(/\{config\.(\w+)\}/g)) {
-    const key = match[1]!;
-    const value = context.config[key];
-    if (!context.untrustedConfig.has(key) || value === undefined) continue;
-    const rendered = renderConfigValue(value, "shell");
-    if (/[;&|$`<>(){}\\\n]/.test(rendered)) {
-      throw new EngineError("UNSAFE_VALUE", `config '${key}' given on the command line contains shell metacharacters: ${rendered}`, {
-        rule: job.template,
-        suggestion: `write the value into [config] of the pipeline if it is meant to be shell code`,
-      });
-    }
+  for (const match of text.matchAll(/\{config\.(\w+)\}/g)) checkConfigKey(match[1]!, job, context);
+}
+
+function checkConfigKey(key: string, job: Job, context: RenderContext): void {
+  const value = context.config[key];
+  if (!context.untrustedConfig.has(key) || value === undefined) return;
+  const rendered = renderConfigValue(value, "shell");
+  if (/[;&|$`<>(){}\\\n]/.test(rendered)) {
+    const origin = isSampleKey(key) ? "lists sample or pair names that contain" : "given on the command line contains";
+    throw new EngineError("UNSAFE_VALUE", `config '${key}' ${origin} shell metacharacters: ${rendered}`, {
+      rule: job.template,
+      suggestion: isSampleKey(key) ? "rename the samples to letters, digits, '.', '_' or '-'" : `write the value into [config] of the pipeline if it is meant to be shell code`,
+    });
   }
 }

@@ -93,7 +93,8 @@ export function transformJobs(rule: Rule, instanceName: string, bindings: Bindin
     else if (first.includes(`{${by}}`)) chunk = fillText(first, { [by]: value });
     else chunk = `${chunkDir}/${value.replace(/\//g, "_")}${extension ? `.${extension}` : ""}`;
     chunks.push(chunk);
-    jobs.push({ name: `${instanceName}_${value}`, rule: mapRule, bindings: valueBindings, inputs, outputs: [chunk], inputNames: null, outputNames: null });
+    // The map step reads the template's inputs, so their names stay usable (`{input.reads}`, Decision 1).
+    jobs.push({ name: `${instanceName}_${value}`, rule: mapRule, bindings: valueBindings, inputs, outputs: [chunk], inputNames: rule.input.names, outputNames: null });
   }
   if (transform.combine) {
     const combine = transform.combine;
@@ -131,7 +132,7 @@ export function transformJobs(rule: Rule, instanceName: string, bindings: Bindin
       log: rule.log,
       temporary: false,
     });
-    jobs.push({ name: `${instanceName}_combine`, rule: combineRule, bindings, inputs: chunks, outputs, inputNames: null, outputNames: null });
+    jobs.push({ name: `${instanceName}_combine`, rule: combineRule, bindings, inputs: chunks, outputs, inputNames: null, outputNames: rule.output.names });
   }
   return jobs;
 }

@@ -178,7 +178,7 @@ export function parseCondition(source: string): Condition {
   return tree;
 }
 
-/** The config keys a condition reads. */
+/** The config keys a condition reads, in the order they are written (the left operand is visited first). */
 export function conditionConfigKeys(condition: Condition): { key: string; column: number }[] {
   const keys: { key: string; column: number }[] = [];
   const stack: Condition[] = [condition];
@@ -188,7 +188,7 @@ export function conditionConfigKeys(condition: Condition): { key: string; column
     else if (node.kind === "not") stack.push(node.operand);
     else if (node.kind === "and" || node.kind === "or") stack.push(node.right, node.left);
   }
-  return keys.reverse();
+  return keys;
 }
 
 export interface ConditionContext {

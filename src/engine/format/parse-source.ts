@@ -143,7 +143,7 @@ export function decodePipelineTable(table: Record<string, unknown>, source: Sour
   throw new EngineError("SCHEMA_ERROR", `${source.path}: ${message}`, {
     at: source.locate(first.path as ValuePath),
     rule: ruleNameAt(first.path as ValuePath, table),
-    suggestion: issueSuggestion(first),
+    suggestion: issueSuggestion(first, valueAt(table, first.path as ValuePath) === undefined),
   });
 }
 
@@ -175,7 +175,8 @@ function ruleNameAt(path: ValuePath, table: Record<string, unknown>): string | n
 function describeIssue(issue: z.core.$ZodIssue, table: Record<string, unknown>): string {
   const found = describeValue(valueAt(table, issue.path as ValuePath));
   if (issue.code === "invalid_type") {
-    if (found === "nothing") return `is required (expected ${issue.expected})`;
+    // A missing key: the schema's own message says what to add, when it has one.
+    if (found === "nothing") return issue.message.startsWith("Invalid input") ? `is required (expected ${issue.expected})` : issue.message;
     if (issue.message.startsWith("Invalid input")) return `expected ${issue.expected}, found ${found}`;
     return `${issue.message} (found ${found})`;
   }
@@ -184,8 +185,11 @@ function describeIssue(issue: z.core.$ZodIssue, table: Record<string, unknown>):
   return issue.message;
 }
 
-function issueSuggestion(issue: z.core.$ZodIssue): string | null {
+function issueSuggestion(issue: z.core.$ZodIssue, missing: boolean): string | null {
   const last = issue.path[issue.path.length - 1];
+  if (missing && issue.code === "invalid_type" && last !== undefined) {
+    return issue.expected === "object" ? `add a [${String(last)}] table` : `add ${String(last)} = …`;
+  }
   if ((last === "input" || last === "output") && issue.code === "invalid_union") {
     return `write ${String(last)} = ["path"] even for a single path`;
   }

@@ -26,7 +26,23 @@ const text = z.string();
 const textList = z.array(z.string());
 /** A scalar written as a string, number or boolean, kept as its text. */
 const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value));
-const scalarTextList = z.array(scalarText);
+/**
+ * A list of scalars kept as text. Checked in one loop rather than element by element through a union,
+ * because sample lists can hold hundreds of thousands of names.
+ */
+const scalarTextList = z.array(z.unknown()).transform((items, context) => {
+  const out = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === "string") out[i] = item;
+    else if (typeof item === "number" || typeof item === "boolean") out[i] = String(item);
+    else {
+      context.addIssue({ code: "custom", message: "expected text (or a number)", path: [i], input: item });
+      return z.NEVER;
+    }
+  }
+  return out;
+});
 const integer = z.number().int();
 const tomlValue = z.custom<TomlValue>(() => true);
 const tomlTable = z.record(z.string(), tomlValue);

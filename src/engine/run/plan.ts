@@ -11,15 +11,20 @@ import { checkDeclaredConfig } from "../format/config.js";
 import type { Pipeline, Rule } from "../format/model.js";
 import { buildGraph, type JobGraph } from "../dag/graph.js";
 import { selectJobs, type Selection } from "../dag/select.js";
-import { FileStatCache, outputsUpToDate } from "./freshness.js";
+import { FileStatCache, outputState } from "./freshness.js";
 
-export type ReasonCode = "never-completed" | "up-to-date" | "condition-false" | "forced" | "downstream";
+export type ReasonCode = "never-completed" | "outputs-missing" | "input-changed" | "up-to-date" | "condition-false" | "forced" | "downstream";
 
 export interface JobReason {
   code: ReasonCode;
   /** Human text, e.g. "never completed" or "downstream of align_S1". */
   text: string;
 }
+
+const NEVER_COMPLETED: JobReason = Object.freeze({ code: "never-completed", text: "never completed" });
+const UP_TO_DATE: JobReason = Object.freeze({ code: "up-to-date", text: "outputs up to date" });
+const CONDITION_FALSE: JobReason = Object.freeze({ code: "condition-false", text: "when condition false" });
+const FORCED: JobReason = Object.freeze({ code: "forced", text: "forced (--rerun)" });
 
 export interface PlannedJob {
   index: number;
@@ -31,6 +36,8 @@ export interface PlannedJob {
 export interface PlanOptions extends Selection {
   /** Run every selected job, fresh or not (`--rerun`). */
   rerun?: boolean;
+  /** When given, filled with the milliseconds spent in each stage (expand, graph, plan). */
+  timings?: Partial<Record<"expand" | "graph" | "plan", number>>;
 }
 
 export interface Plan {
@@ -82,9 +89,17 @@ export function checkRunnable(pipeline: Pipeline, expansion: Expansion): void {
 
 /** Plans a pipeline: every selected job with whether it would run and why. */
 export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Plan {
+  let started = performance.now();
+  const lap = (stage: "expand" | "graph" | "plan"): void => {
+    const now = performance.now();
+    if (options.timings) options.timings[stage] = now - started;
+    started = now;
+  };
   const expansion = expandPipeline(pipeline, "plan");
   checkRunnable(pipeline, expansion);
+  lap("expand");
   const graph = buildGraph(expansion);
+  lap("graph");
   const selected = selectJobs(graph, options, pipeline.modules);
   const files = new FileStatCache(pipeline.dir);
   const conditions = new Map<string, Condition>();
@@ -99,18 +114,19 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
     const job = graph.jobs[index]!;
     const condition = job.rule.when ? conditionFor(job.rule, conditions) : undefined;
     if (condition && !evaluateCondition(condition, { config: pipeline.config, bindings: job.bindings, workdir: pipeline.dir })) {
-      reasons[index] = { code: "condition-false", text: "when condition false" };
+      reasons[index] = CONDITION_FALSE;
       continue;
     }
     if (options.rerun) {
       runs[index] = 1;
-      reasons[index] = { code: "forced", text: "forced (--rerun)" };
+      reasons[index] = FORCED;
       continue;
     }
-    if (outputsUpToDate(job, files)) {
+    const state = outputState(job, files);
+    if (state.state === "fresh") {
       const upstream = runningPredecessor(graph, index, runs);
       if (upstream < 0) {
-        reasons[index] = { code: "up-to-date", text: "outputs up to date" };
+        reasons[index] = UP_TO_DATE;
         continue;
       }
       runs[index] = 1;
@@ -118,7 +134,9 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
       continue;
     }
     runs[index] = 1;
-    reasons[index] = { code: "never-completed", text: "never completed" };
+    if (state.state === "partial") reasons[index] = { code: "outputs-missing", text: `outputs missing: ${state.missing}` };
+    else if (state.state === "stale") reasons[index] = { code: "input-changed", text: `input changed: ${state.input} is newer than the outputs` };
+    else reasons[index] = NEVER_COMPLETED;
   }
 
   const jobs: PlannedJob[] = [];
@@ -132,6 +150,7 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
     else if (reason.code === "up-to-date") counts.upToDate++;
     else counts.conditionFalse++;
   }
+  lap("plan");
   if (counts.total === 0 && pipeline.rules.length > 0) {
     warnings.push(makeFinding("EMPTY_PLAN", "warning", "the selection has no jobs", { suggestion: "check -t, --module and --samples" }));
   }

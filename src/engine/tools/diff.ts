@@ -8,6 +8,7 @@
 import { createTwoFilesPatch } from "diff";
 import type { Defaults, FileSet, Pipeline, Rule, TomlValue } from "../format/model.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind } from "../format/rule-settings.js";
+import { KNOWN_KEYS } from "../format/schema.js";
 
 /** A value as it appears in a change: plain JSON, so the service can return it as it is. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -62,25 +63,10 @@ export function formatDiffText(result: DiffResult, labelA: string, labelB: strin
 // ---------------------------------------------------------------------------------------------------------
 // Sections.
 
-const WORKFLOW_KEYS = [
-  "name",
-  "version",
-  "description",
-  "author",
-  "min_version",
-  "format_version",
-  "genome_build",
-  "interpreter_map",
-  "pairs_file",
-  "sample_groups_file",
-  "pairs_pattern",
-  "sample_pattern",
-  "profile_mode",
-] as const;
 
 function diffWorkflow(a: Pipeline, b: Pipeline): Change[] {
   const changes: Change[] = [];
-  for (const key of WORKFLOW_KEYS) {
+  for (const key of KNOWN_KEYS.workflow) {
     const before = toJson(a.workflow[key]);
     const after = toJson(b.workflow[key]);
     if (sameJson(before, after)) continue;
