@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+
 /**
  * Command-line parsing. Options are declared per command; anything else that looks like `--KEY VALUE`,
  * `--KEY=VALUE` or a trailing `KEY=VALUE` is kept aside as a possible config override, to be accepted or
@@ -102,7 +104,8 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
         }
         record(spec, undefined, `-${letters[k]}`);
       }
-    } else if (/^[A-Za-z_]\w*=/.test(word) && parsed.positionals.length > 0) {
+    } else if (/^[A-Za-z_]\w*=/.test(word) && !existsSync(word)) {
+      // KEY=VALUE sets config wherever it stands (the workflow may be found without being named).
       const eq = word.indexOf("=");
       parsed.assignments[word.slice(0, eq)] = word.slice(eq + 1);
     } else {

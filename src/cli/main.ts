@@ -5,13 +5,32 @@
 import { readFileSync } from "node:fs";
 import { EngineError } from "../engine/findings.js";
 import { parseArgs, UsageError, type OptionSpec } from "./args.js";
-import { lintCommand, validateCommand } from "./commands/check.js";
 import type { Command } from "./commands/command.js";
-import { debugCommand, dryRunCommand, graphCommand } from "./commands/plan.js";
-import { configCommand, diffCommand, exportCommand, formatCommand, schemaCommand } from "./commands/tools.js";
 import { findingJson, formatFinding, paint, printJson, processOutput, type Output } from "./print.js";
 
-const COMMANDS: Command[] = [validateCommand, lintCommand, formatCommand, graphCommand, dryRunCommand, debugCommand, configCommand, diffCommand, exportCommand, schemaCommand];
+interface CatalogEntry {
+  name: string;
+  summary: string;
+  /** Loads the command's module on demand, so `--help` or one command does not load them all. */
+  load: () => Promise<Command>;
+}
+
+const check = () => import("./commands/check.js");
+const plan = () => import("./commands/plan.js");
+const tools = () => import("./commands/tools.js");
+
+const COMMANDS: CatalogEntry[] = [
+  { name: "validate", summary: "check a pipeline for errors (E codes)", load: async () => (await check()).validateCommand },
+  { name: "lint", summary: "check a pipeline for errors, style problems, unknown keys and secrets", load: async () => (await check()).lintCommand },
+  { name: "format", summary: "format a pipeline file canonically (comments kept)", load: async () => (await tools()).formatCommand },
+  { name: "graph", summary: "show the rule graph (or the job graph with --expanded) as text, Graphviz dot or JSON", load: async () => (await plan()).graphCommand },
+  { name: "dry-run", summary: "show which jobs a run would execute, and why", load: async () => (await plan()).dryRunCommand },
+  { name: "debug", summary: "show every expanded job with its wildcards, paths and rendered command", load: async () => (await plan()).debugCommand },
+  { name: "config", summary: "show the resolved config, pipeline statistics, or one config value", load: async () => (await tools()).configCommand },
+  { name: "diff", summary: "compare two pipelines: structured changes and a text diff", load: async () => (await tools()).diffCommand },
+  { name: "export", summary: "write a Dockerfile or an Apptainer/Singularity definition for a pipeline", load: async () => (await tools()).exportCommand },
+  { name: "schema", summary: "print the JSON Schema of the pipeline format", load: async () => (await tools()).schemaCommand },
+];
 
 /** The package version, for `--version`. */
 export function packageVersion(): string {
@@ -34,8 +53,8 @@ function usage(): string {
   ].join("\n");
 }
 
-function commandHelp(command: Command): string {
-  const lines = [`strand ${command.name} — ${command.summary}`, "", `Usage: ${command.usage}`, "", "Options:"];
+function commandHelp(entry: CatalogEntry, command: Command): string {
+  const lines = [`strand ${entry.name} — ${entry.summary}`, "", `Usage: ${command.usage}`, "", "Options:"];
   const options: OptionSpec[] = [...command.options, { name: "json", description: "print a JSON document on stdout" }, { name: "no-color", description: "do not colour the output" }];
   for (const option of options) {
     const flag = `${option.short ? `-${option.short}, ` : "    "}--${option.name}${option.value ? ` ${option.placeholder ?? "VALUE"}` : ""}`;
@@ -58,27 +77,28 @@ export async function runCli(argv: string[], output: Output = processOutput(argv
     output.out(`strand ${packageVersion()}`);
     return 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((candidate) => candidate.name === name);
+  if (!entry) {
     const near = COMMANDS.find((candidate) => candidate.name.startsWith(name.slice(0, 3)));
     output.err(`strand: unknown command '${name}'${near ? ` (did you mean '${near.name}'?)` : ""}`);
     output.err("Run `strand --help` to see the commands.");
     return 2;
   }
   const json = rest.includes("--json");
+  const command = await entry.load();
   try {
     const args = parseArgs(rest, command.options);
     if (args.flags.has("help")) {
-      output.out(commandHelp(command));
+      output.out(commandHelp(entry, command));
       return 0;
     }
     return await command.run(args, output);
   } catch (error) {
-    return reportError(error, command, output, json);
+    return reportError(error, { name: entry.name, usage: command.usage }, output, json);
   }
 }
 
-function reportError(error: unknown, command: Command, output: Output, json: boolean): number {
+function reportError(error: unknown, command: { name: string; usage: string }, output: Output, json: boolean): number {
   if (error instanceof UsageError || (error instanceof EngineError && error.code === "USAGE_ERROR")) {
     const suggestion = error instanceof UsageError ? error.suggestion : error.finding.suggestion;
     if (json) printJson(output, { command: command.name, error: { code: "USAGE_ERROR", message: error.message, suggestion: suggestion ?? null } });

@@ -46,8 +46,8 @@ export async function loadFromArgs(args: ParsedArgs, specs: OptionSpec[]): Promi
     for (const flag of args.configFlags) {
       const declared = flag.name in pipeline.config && !pipeline.injectedConfig.has(flag.name);
       if (!declared) {
-        const known = [...specs, ...GLOBAL_OPTIONS].map((spec) => spec.name);
-        const near = nearestKey(flag.name, known);
+        const configKeys = Object.keys(pipeline.config).filter((key) => !pipeline.injectedConfig.has(key));
+        const near = nearestKey(flag.name, [...[...specs, ...GLOBAL_OPTIONS].map((spec) => spec.name), ...configKeys]);
         throw new UsageError(
           `unknown option --${flag.name}`,
           near ? `did you mean --${near}?` : `to set a config value the pipeline does not declare, use --arg ${flag.name}=VALUE`,

@@ -37,8 +37,6 @@ function safeWorkflowPath(args: ParsedArgs): string | undefined {
 }
 
 export const validateCommand: Command = {
-  name: "validate",
-  summary: "check a pipeline for errors (E codes)",
   usage: "strand validate [WORKFLOW] [--json] [--as-include]",
   options: VALIDATE_OPTIONS,
   async run(args, output) {
@@ -83,8 +81,6 @@ export const validateCommand: Command = {
 const LINT_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, { name: "strict", description: "fail on warnings too" }];
 
 export const lintCommand: Command = {
-  name: "lint",
-  summary: "check a pipeline for errors, style problems, unknown keys and secrets",
   usage: "strand lint [WORKFLOW] [--strict] [--json]",
   options: LINT_OPTIONS,
   async run(args, output) {

@@ -5,8 +5,6 @@ import type { OptionSpec, ParsedArgs } from "../args.js";
 import type { Output } from "../print.js";
 
 export interface Command {
-  name: string;
-  summary: string;
   usage: string;
   options: OptionSpec[];
   /** Runs the command and returns its exit code (0 ok, 1 pipeline problems, 2 usage). */

@@ -39,6 +39,10 @@ function environmentLabel(job: Job, pipeline: Pipeline): string {
   return kind === "system" ? "system" : `${kind}:${environmentSpec(environment)}`;
 }
 
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function indent(text: string, prefix: string): string {
   return text
     .split("\n")
@@ -58,8 +62,6 @@ function referenceBuilds(pipeline: Pipeline): { name: string; output: string; bu
 const DRY_RUN_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, ...SELECTION_OPTIONS, { name: "rerun", description: "plan every selected job, even when up to date" }];
 
 export const dryRunCommand: Command = {
-  name: "dry-run",
-  summary: "show which jobs a run would execute, and why",
   usage: "strand dry-run [WORKFLOW] [-t RULE] [--module NAME] [--samples LIST] [--rerun] [--json] [KEY=VALUE…]",
   options: DRY_RUN_OPTIONS,
   async run(args, output) {
@@ -121,7 +123,7 @@ function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<num
   const { pipeline, counts } = plan;
   const samples = pipeline.sample_groups.reduce((sum, group) => sum + group.samples.length, 0);
   for (const warning of [...pipeline.warnings, ...plan.warnings]) output.err(formatFinding(output, warning));
-  output.out(`Plan for ${pipeline.workflow.name} (${displayPath(output, path)}): ${counts.total} jobs in ${plan.graph.levelCount} levels` + (samples > 0 || pipeline.pairs.length > 0 ? `; ${samples} samples in ${pipeline.sample_groups.length} group(s), ${pipeline.pairs.length} pair(s)` : ""));
+  output.out(`Plan for ${pipeline.workflow.name} (${displayPath(output, path)}): ${counts.total} jobs in ${plan.graph.levelCount} levels` + (samples > 0 || pipeline.pairs.length > 0 ? `; ${count(samples, "sample")} in ${count(pipeline.sample_groups.length, "group")}, ${count(pipeline.pairs.length, "pair")}` : ""));
   const skipped = [counts.upToDate > 0 ? `${counts.upToDate} up to date` : "", counts.conditionFalse > 0 ? `${counts.conditionFalse} skipped (when condition false)` : ""].filter(Boolean);
   output.out(paint(output, "bold", `${counts.run} jobs would execute`) + (skipped.length > 0 ? `; ${skipped.join("; ")}` : ""));
   const toBuild = builds.filter((build) => build.build);
@@ -155,8 +157,6 @@ function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<num
 const DEBUG_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, { name: "rule", short: "r", value: true, repeat: true, placeholder: "RULE", description: "show only this rule's jobs (prefix match)" }];
 
 export const debugCommand: Command = {
-  name: "debug",
-  summary: "show every expanded job with its wildcards, paths and rendered command",
   usage: "strand debug [WORKFLOW] [-r RULE] [--samples LIST] [--json]",
   options: DEBUG_OPTIONS,
   async run(args, output) {
@@ -231,8 +231,6 @@ const GRAPH_OPTIONS: OptionSpec[] = [
 ];
 
 export const graphCommand: Command = {
-  name: "graph",
-  summary: "show the rule graph (or the job graph with --expanded) as text, Graphviz dot or JSON",
   usage: "strand graph [WORKFLOW] [-f ascii|dot|json] [--expanded] [-o FILE]",
   options: GRAPH_OPTIONS,
   async run(args, output) {

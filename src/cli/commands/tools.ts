@@ -23,8 +23,6 @@ const FORMAT_OPTIONS: OptionSpec[] = [
 ];
 
 export const formatCommand: Command = {
-  name: "format",
-  summary: "format a pipeline file canonically (comments kept)",
   usage: "strand format [WORKFLOW] [--check] [-o FILE]",
   options: FORMAT_OPTIONS,
   async run(args, output) {
@@ -51,8 +49,6 @@ export const formatCommand: Command = {
 };
 
 export const diffCommand: Command = {
-  name: "diff",
-  summary: "compare two pipelines: structured changes and a text diff",
   usage: "strand diff A B [--json]",
   options: [],
   async run(args, output) {
@@ -75,8 +71,6 @@ const EXPORT_OPTIONS: OptionSpec[] = [
 ];
 
 export const exportCommand: Command = {
-  name: "export",
-  summary: "write a Dockerfile or an Apptainer/Singularity definition for a pipeline",
   usage: "strand export [WORKFLOW] [-f docker|singularity] [-o FILE]",
   options: EXPORT_OPTIONS,
   async run(args, output) {
@@ -93,8 +87,6 @@ export const exportCommand: Command = {
 };
 
 export const schemaCommand: Command = {
-  name: "schema",
-  summary: "print the JSON Schema of the pipeline format",
   usage: "strand schema",
   options: [],
   async run(_args, output) {
@@ -107,8 +99,6 @@ export const schemaCommand: Command = {
 const CONFIG_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS];
 
 export const configCommand: Command = {
-  name: "config",
-  summary: "show the resolved config, pipeline statistics, or one config value",
   usage: "strand config show|stats|get [KEY] [WORKFLOW] [--json]",
   options: CONFIG_OPTIONS,
   async run(args, output) {

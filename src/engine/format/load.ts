@@ -117,6 +117,7 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
     if (found.group) groups.push(found.group);
     if (found.warning) warnings.push({ ...found.warning, ...position(file.source, ["workflow", "sample_pattern"]) });
   }
+  const groupNamesBefore = groups.map((group) => group.name);
   let selectedPairs = pairs;
   let kept: Set<string> | null = null;
   if (options.samples) {
@@ -126,6 +127,14 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
     if (selection.filtered) kept = selection.kept;
   }
   injectSampleKeys(config, groups, selectedPairs, kept, injected);
+  // A group that --samples emptied still defines samples_<group> (as ""), so rules that use it plan.
+  for (const name of groupNamesBefore) {
+    const key = `samples_${name}`;
+    if (!(key in config)) {
+      config[key] = "";
+      injected.add(key);
+    }
+  }
 
   const referenceDirValue = decoded.reference_dir ?? (typeof config.reference_dir === "string" ? config.reference_dir : undefined);
   const referenceDir = referenceDirValue ? substituteConfig(referenceDirValue, config, "path") : undefined;

@@ -5,7 +5,6 @@
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { EngineError } from "../findings.js";
 
 /** The cache folder for pinned modules: `STRAND_CACHE_DIR`, else `$XDG_CACHE_HOME/strand`, else `~/.cache/strand`. */
@@ -43,6 +42,8 @@ export async function checkoutModule(repo: string, ref: string, cacheDir: string
 }
 
 async function git(args: string[], repo: string, ref: string): Promise<void> {
+  // Loaded on first use: only pinned modules need git, and execa adds noticeably to start-up.
+  const { execa } = await import("execa");
   try {
     await execa("git", args, { stdin: "ignore", timeout: 300_000, env: { GIT_TERMINAL_PROMPT: "0" } });
   } catch (error) {

@@ -89,20 +89,25 @@ function splitSamples(cell: string): string[] {
     .filter(Boolean);
 }
 
+/** Parses a JSON file that must hold an array. */
+function parseJsonArray(text: string, displayPath: string, what: string): unknown[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new EngineError("SOURCE_ERROR", `${displayPath} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(data)) throw new EngineError("SOURCE_ERROR", `${displayPath} must hold a JSON array of ${what}`);
+  return data;
+}
+
 /** Reads `sample_groups_file`: a JSON array of groups, or a table with `name` and `samples` columns. */
 export async function readSampleGroupsFile(path: string, displayPath: string): Promise<SampleGroup[]> {
   const label = "sample_groups_file";
   const kind = delimiterFor(path, label, true);
   const text = await readSourceFile(path, label);
   if (kind === "json") {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      throw new EngineError("SOURCE_ERROR", `${displayPath} is not valid JSON: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(data)) throw new EngineError("SOURCE_ERROR", `${displayPath} must hold a JSON array of {name, samples, metadata} objects`);
-    return data.map((entry, index) => {
+    return parseJsonArray(text, displayPath, "{name, samples, metadata} objects").map((entry, index) => {
       const group = entry as { name?: unknown; samples?: unknown; metadata?: unknown };
       if (typeof group.name !== "string" || !Array.isArray(group.samples)) {
         throw new EngineError("SOURCE_ERROR", `${displayPath}: entry ${index + 1} needs a string "name" and an array "samples"`);
@@ -133,14 +138,7 @@ export async function readPairsFile(path: string, displayPath: string): Promise<
   const kind = delimiterFor(path, label, true);
   const text = await readSourceFile(path, label);
   if (kind === "json") {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      throw new EngineError("SOURCE_ERROR", `${displayPath} is not valid JSON: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(data)) throw new EngineError("SOURCE_ERROR", `${displayPath} must hold a JSON array of pairs`);
-    return data.map((entry, index) => pairFromRecord(entry as Record<string, unknown>, `${displayPath}: entry ${index + 1}`));
+    return parseJsonArray(text, displayPath, "pairs").map((entry, index) => pairFromRecord(entry as Record<string, unknown>, `${displayPath}: entry ${index + 1}`));
   }
   const rows = parseDelimited(text, kind);
   const header = rows[0]?.cells ?? [];
