@@ -1,0 +1,276 @@
+/**
+ * `strand dry-run`: the plan text ("N jobs would execute", numbered job lines with reasons), the JSON plan,
+ * target selection, sample selection, config overrides in all their forms, and profiles.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHAIN, COHORT, CYCLE, UNDEFINED_CONFIG } from "../support/cli-pipelines.js";
+import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+
+interface PlanJson {
+  schema_version: number;
+  command: string;
+  workflow: string;
+  total_jobs: number;
+  would_run: number;
+  up_to_date: number;
+  skipped: number;
+  execution_order: string[];
+  plan: {
+    name: string;
+    rule: string;
+    status: "run" | "skip";
+    reason: { code: string; text: string };
+    level: number;
+    threads: number;
+    memory: string | null;
+    environment: { kind: string; spec: string };
+    command: string | null;
+    error: unknown;
+    inputs: string[];
+    outputs: string[];
+    bindings: Record<string, string>;
+  }[];
+  sample_groups: { name: string; samples: string[] }[];
+  pairs: unknown[];
+  warnings: unknown[];
+}
+
+/** The `  i. name  [status]` lines of a text plan, as [number, name, status]. */
+function jobLines(text: string): [number, string, string][] {
+  return [...text.matchAll(/^ {2}(\d+)\. (\S+) {2}\[(.+)\]$/gm)].map((match) => [Number(match[1]), match[2]!, match[3]!]);
+}
+
+let folder: TempFolder;
+beforeAll(() => {
+  folder = tempFolder({
+    "main.oxoflow": COHORT,
+    "chain.oxoflow": CHAIN,
+    "broken.oxoflow": UNDEFINED_CONFIG,
+    "cycle.oxoflow": CYCLE,
+    "subset.txt": "S3\n",
+    "sheet.tsv": "name\tsamples\ntrial\tT1,T2\n",
+    "profiles/fast.toml": '[config]\ngenome = "from-profile"\nextra_key = "from-profile"\n\n[defaults]\nthreads = 6\n',
+  });
+});
+afterAll(() => folder.remove());
+
+const dryRun = (...args: string[]) => runStrand(["dry-run", ...args], { cwd: folder.dir });
+const planOf = async (...args: string[]) => {
+  const result = await dryRun(...args, "--json");
+  expect(result.exitCode, result.stderr).toBe(0);
+  return parseJson<PlanJson>(result);
+};
+const commandOf = (body: PlanJson, name: string) => body.plan.find((job) => job.name === name)?.command;
+
+describe.concurrent("strand dry-run (text)", () => {
+  it("prints 'N jobs would execute' and numbered job lines with their reason", async () => {
+    const result = await dryRun("main.oxoflow");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("Plan for cohort-demo (main.oxoflow): 5 jobs in 3 levels; 3 samples in 1 group(s), 0 pair(s)");
+    expect(result.stdout).toMatch(/^4 jobs would execute; 1 skipped \(when condition false\)$/m);
+    expect(jobLines(result.stdout)).toEqual([
+      [1, "align_cohort_S1", "run: never completed"],
+      [2, "align_cohort_S2", "run: never completed"],
+      [3, "align_cohort_S3", "run: never completed"],
+      [4, "merge", "run: never completed"],
+      [5, "report", "skip: when condition false"],
+    ]);
+    expect(result.stdout).toContain("command: bwa mem -M hg38 raw/S1.fq > aligned/S1.bam");
+    expect(result.stdout).toContain("command: samtools merge merged/cohort.bam aligned/S1.bam aligned/S2.bam aligned/S3.bam");
+    expect(result.stdout).toMatch(/threads=1 {2}env=system/);
+    expect(result.stdout).toContain("outputs: aligned/S1.bam");
+  });
+
+  it("the job lines match the community acceptance scripts' pattern", async () => {
+    const result = await dryRun("chain.oxoflow");
+    expect(result.stdout).toMatch(/would execute/);
+    for (const rule of ["generate", "transform", "summarise"]) expect(result.stdout).toMatch(new RegExp(`^ {2}[0-9]+\\. ${rule}[^ ]*( {2}\\[run.*)? *$`, "m"));
+    const order = jobLines(result.stdout).map(([, name]) => name);
+    expect(order).toEqual(["generate", "transform", "summarise"]);
+  });
+
+  it("--quiet keeps the job lines and drops the details", async () => {
+    const result = await dryRun("main.oxoflow", "-q");
+    expect(jobLines(result.stdout)).toHaveLength(5);
+    expect(result.stdout).not.toContain("command:");
+  });
+
+  it("--rerun forces every job", async () => {
+    const result = await dryRun("chain.oxoflow", "--rerun", "-q");
+    expect(jobLines(result.stdout).map(([, , status]) => status)).toEqual(["run: forced (--rerun)", "run: forced (--rerun)", "run: forced (--rerun)"]);
+  });
+
+  it("an undefined config key stops the plan (exit 1, E005)", async () => {
+    const result = await dryRun("broken.oxoflow");
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("[E005]");
+    expect(result.stderr).toContain("config.missing");
+    expect(stackTraceLines(result.stderr)).toEqual([]);
+  });
+
+  it("a cycle stops the plan (exit 1)", async () => {
+    const result = await dryRun("cycle.oxoflow");
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("cycle detected in workflow DAG");
+  });
+});
+
+describe.concurrent("strand dry-run --json", () => {
+  it("returns the plan with a reason for every job", async () => {
+    const body = await planOf("main.oxoflow");
+    expect(body.schema_version).toBe(1);
+    expect(body.command).toBe("dry-run");
+    expect(body.workflow).toBe("main.oxoflow");
+    expect(body).toMatchObject({ total_jobs: 5, would_run: 4, skipped: 1, up_to_date: 0 });
+    expect(body.execution_order).toEqual(["align_cohort_S1", "align_cohort_S2", "align_cohort_S3", "merge"]);
+    expect(body.plan.map((job) => [job.name, job.status, job.reason.code])).toEqual([
+      ["align_cohort_S1", "run", "never-completed"],
+      ["align_cohort_S2", "run", "never-completed"],
+      ["align_cohort_S3", "run", "never-completed"],
+      ["merge", "run", "never-completed"],
+      ["report", "skip", "condition-false"],
+    ]);
+    for (const job of body.plan) expect(job.reason.text).toEqual(expect.any(String));
+    expect(body.plan[0]).toMatchObject({
+      rule: "align",
+      level: 0,
+      threads: 1,
+      memory: null,
+      environment: { kind: "system", spec: "" },
+      command: "bwa mem -M hg38 raw/S1.fq > aligned/S1.bam",
+      error: null,
+      inputs: ["raw/S1.fq"],
+      outputs: ["aligned/S1.bam"],
+      bindings: { group: "cohort", sample: "S1" },
+    });
+    expect(body.plan.find((job) => job.name === "merge")?.inputs).toEqual(["aligned/S1.bam", "aligned/S2.bam", "aligned/S3.bam"]);
+    expect(body.sample_groups).toEqual([{ name: "cohort", samples: ["S1", "S2", "S3"], metadata: {} }]);
+    expect(body.pairs).toEqual([]);
+  });
+
+  it("-t selects rules by name prefix plus everything upstream", async () => {
+    const merge = await planOf("main.oxoflow", "-t", "merge");
+    expect(merge.plan.map((job) => job.name)).toEqual(["align_cohort_S1", "align_cohort_S2", "align_cohort_S3", "merge"]);
+    const prefix = await planOf("main.oxoflow", "-t", "align_cohort_S2");
+    expect(prefix.plan.map((job) => job.name)).toEqual(["align_cohort_S2"]);
+    const byPrefix = await planOf("main.oxoflow", "--target", "ali");
+    expect(byPrefix.plan.map((job) => job.name)).toEqual(["align_cohort_S1", "align_cohort_S2", "align_cohort_S3"]);
+  });
+
+  it("-t with no matching rule fails (exit 1) and lists the rules", async () => {
+    const result = await dryRun("main.oxoflow", "-t", "nothing");
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("target 'nothing' matches no rule");
+    expect(result.stderr).toContain("align, merge, report");
+  });
+});
+
+describe.concurrent("strand dry-run --samples", () => {
+  it("first:1 keeps the first sample", async () => {
+    const body = await planOf("main.oxoflow", "--samples", "first:1");
+    expect(body.plan.map((job) => job.name)).toEqual(["align_cohort_S1", "merge", "report"]);
+    expect(commandOf(body, "merge")).toBe("samtools merge merged/cohort.bam aligned/S1.bam");
+    const text = await dryRun("main.oxoflow", "--samples", "first:1");
+    expect(text.stdout).toMatch(/2 jobs would execute/);
+  });
+
+  it("S1,S3 keeps exactly those samples", async () => {
+    const body = await planOf("main.oxoflow", "--samples", "S1,S3");
+    expect(body.plan.map((job) => job.name)).toEqual(["align_cohort_S1", "align_cohort_S3", "merge", "report"]);
+    expect(commandOf(body, "merge")).toBe("samtools merge merged/cohort.bam aligned/S1.bam aligned/S3.bam");
+  });
+
+  it("@file reads the samples from a file", async () => {
+    const body = await planOf("main.oxoflow", "--samples", "@subset.txt");
+    expect(body.plan.filter((job) => job.rule === "align").map((job) => job.bindings.sample)).toEqual(["S3"]);
+    expect(commandOf(body, "merge")).toBe("samtools merge merged/cohort.bam aligned/S3.bam");
+  });
+
+  it("@sheet.tsv replaces the groups with the samplesheet's", async () => {
+    const body = await planOf("main.oxoflow", "--samples", "@sheet.tsv");
+    expect(body.sample_groups.map((group) => [group.name, group.samples])).toEqual([["trial", ["T1", "T2"]]]);
+    expect(body.plan.map((job) => job.name)).toEqual(["align_trial_T1", "align_trial_T2", "merge", "report"]);
+  });
+
+  it("an unknown sample name is a usage error (exit 2) naming it", async () => {
+    const result = await dryRun("main.oxoflow", "--samples", "S1,S9");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("S9");
+  });
+});
+
+describe.concurrent("strand dry-run config overrides", () => {
+  it("a trailing KEY=VALUE sets a config value", async () => {
+    const body = await planOf("main.oxoflow", "genome=mm10");
+    expect(commandOf(body, "align_cohort_S1")).toBe("bwa mem -M mm10 raw/S1.fq > aligned/S1.bam");
+  });
+
+  it("a trailing KEY=VALUE can switch a when condition", async () => {
+    const body = await planOf("main.oxoflow", "make_report=true");
+    expect(body.plan.find((job) => job.name === "report")).toMatchObject({ status: "run", reason: { code: "never-completed" } });
+  });
+
+  it("--arg KEY=VALUE sets a value and wins over a trailing KEY=VALUE", async () => {
+    const alone = await planOf("main.oxoflow", "--arg", "genome=ce11");
+    expect(commandOf(alone, "align_cohort_S1")).toContain(" ce11 ");
+    const both = await planOf("main.oxoflow", "genome=mm10", "--arg", "genome=ce11");
+    expect(commandOf(both, "align_cohort_S1")).toContain(" ce11 ");
+  });
+
+  it("--arg may set a key the pipeline does not declare", async () => {
+    const body = await planOf("main.oxoflow", "--arg", "brand_new=1");
+    expect(body.plan).toHaveLength(5);
+  });
+
+  it("--KEY VALUE and --KEY=VALUE work for keys declared in [config]", async () => {
+    const spaced = await planOf("main.oxoflow", "--genome", "dm6");
+    expect(commandOf(spaced, "align_cohort_S1")).toBe("bwa mem -M dm6 raw/S1.fq > aligned/S1.bam");
+    const joined = await planOf("main.oxoflow", "--genome=danRer11");
+    expect(commandOf(joined, "align_cohort_S1")).toContain(" danRer11 ");
+  });
+
+  it("a bare --KEY for a declared key means true", async () => {
+    const body = await planOf("main.oxoflow", "--make_report");
+    expect(body.plan.find((job) => job.name === "report")?.status).toBe("run");
+  });
+
+  it("an unknown --bogus x is a usage error (exit 2) that names it", async () => {
+    const result = await dryRun("main.oxoflow", "--bogus", "x");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("unknown option --bogus");
+    expect(result.stderr).toContain("--arg bogus=VALUE");
+    expect(result.stdout).toBe("");
+    expect(stackTraceLines(result.stderr)).toEqual([]);
+  });
+
+  it("a misspelt option is a usage error that suggests the real one", async () => {
+    const result = await dryRun("main.oxoflow", "--sample", "S1");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("unknown option --sample");
+    expect(result.stderr).toContain("did you mean --samples?");
+  });
+});
+
+describe.concurrent("strand dry-run --profile", () => {
+  it("fills config keys the pipeline lacks and [defaults] from profiles/NAME.toml", async () => {
+    const body = await planOf("main.oxoflow", "--profile", "fast");
+    // profile_mode "fill" (the default): the pipeline's own genome wins.
+    expect(commandOf(body, "align_cohort_S1")).toBe("bwa mem -M hg38 raw/S1.fq > aligned/S1.bam");
+    expect(body.plan.every((job) => job.threads === 6)).toBe(true);
+    const text = await dryRun("main.oxoflow", "--profile", "fast");
+    expect(text.stdout).toMatch(/threads=6/);
+  });
+
+  it("profile_mode = override lets the profile replace config values", async () => {
+    folder.write({ "override.oxoflow": COHORT.replace('author = "Test Author"', 'author = "Test Author"\nprofile_mode = "override"') });
+    const body = await planOf("override.oxoflow", "--profile", "fast");
+    expect(commandOf(body, "align_cohort_S1")).toBe("bwa mem -M from-profile raw/S1.fq > aligned/S1.bam");
+  });
+
+  it("an unknown profile fails (exit 1) and lists the profiles there are", async () => {
+    const result = await dryRun("main.oxoflow", "--profile", "nope");
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("profile 'nope' not found");
+    expect(result.stderr).toContain("fast");
+  });
+});
