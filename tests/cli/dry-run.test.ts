@@ -66,7 +66,7 @@ describe.concurrent("strand dry-run (text)", () => {
   it("prints 'N jobs would execute' and numbered job lines with their reason", async () => {
     const result = await dryRun("main.oxoflow");
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain("Plan for cohort-demo (main.oxoflow): 5 jobs in 3 levels; 3 samples in 1 group(s), 0 pair(s)");
+    expect(result.stdout).toContain("Plan for cohort-demo (main.oxoflow): 5 jobs in 3 levels; 3 samples in 1 group, 0 pairs");
     expect(result.stdout).toMatch(/^4 jobs would execute; 1 skipped \(when condition false\)$/m);
     expect(jobLines(result.stdout)).toEqual([
       [1, "align_cohort_S1", "run: never completed"],

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadPipeline, loadPipelineText } from "../../src/engine/format/load.js";
+import { hasNestedQuantifier, loadPipeline, loadPipelineText } from "../../src/engine/format/load.js";
 import { engineError, lineOf, removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
 
 afterAll(removeTempDirs);
@@ -119,6 +119,18 @@ describe("rules", () => {
     expect(error.code).toBe("SCHEMA_ERROR");
     expect(error.message).toContain("wildcard constraint for 'chrom'");
     expect(error.finding.line).toBe(lineOf(text, "chrom ="));
+  });
+
+  it("a wildcard_constraints regex that can backtrack exponentially is refused, ordinary ones are accepted", async () => {
+    const text = `${HEADER}\n[wildcard_constraints]\nsample = "^(chr)?[0-9XY]+$"\nbad = "^([a-z]+)+$"\n`;
+    const error = await engineError(load(text));
+    expect(error.code).toBe("SCHEMA_ERROR");
+    expect(error.message).toContain("wildcard constraint for 'bad'");
+    expect(error.message).toContain("exponential");
+    expect(error.finding.line).toBe(lineOf(text, "bad ="));
+    expect(hasNestedQuantifier("(a|b)+")).toBe(false);
+    expect(hasNestedQuantifier("(\\w*)*")).toBe(true);
+    expect(hasNestedQuantifier("[(a+)+]")).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@
  * `lint`: everything `validate` finds (all severities), what loading noticed, the W codes of the format,
  * unknown keys with the nearest known key, and a secret scan. Each finding is reported once.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { EngineError, makeFinding, type Finding } from "../findings.js";
 import { expandPipeline } from "../expand/expand.js";
@@ -23,6 +23,9 @@ export interface LintResult {
   passed: boolean;
   strict: boolean;
 }
+
+/** Largest script file that W021 reads to look for other rules' outputs. */
+const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
 
 const ENGINE_PLACEHOLDERS = new Set(["input", "output", "log", "threads", "memory", "effective_threads", "effective_memory_mb"]);
 
@@ -157,7 +160,10 @@ function scriptReadFindings(rule: Rule, index: number, graph: JobGraph, pipeline
   const scriptPath = rule.script!.trim().split(/\s+/)[0] ?? "";
   let content = rule.script!;
   try {
-    content += "\n" + readFileSync(isAbsolute(scriptPath) ? scriptPath : join(pipeline.dir, scriptPath), "utf8");
+    // Only a regular file of reasonable size: the path is the pipeline's to choose (/dev/zero, a FIFO).
+    const file = isAbsolute(scriptPath) ? scriptPath : join(pipeline.dir, scriptPath);
+    const info = statSync(file);
+    if (info.isFile() && info.size <= MAX_SCRIPT_BYTES) content += "\n" + readFileSync(file, "utf8");
   } catch {
     // The script may not exist yet; its path text is still checked.
   }

@@ -191,7 +191,7 @@ function referenceFindings(rule: Rule, pipeline: Pipeline, names: Set<string>): 
   if (rule.extends !== undefined && !names.has(rule.extends)) {
     findings.push(ruleFinding(rule, "E008", "error", `rule '${rule.name}' extends unknown rule '${rule.extends}'`, ["extends"], nearestName(rule.extends, names)));
   }
-  if (rule.env_group !== undefined && !(rule.env_group in pipeline.env_groups)) {
+  if (rule.env_group !== undefined && !Object.hasOwn(pipeline.env_groups, rule.env_group)) {
     findings.push(ruleFinding(rule, "E010", "error", `rule '${rule.name}' uses env_group '${rule.env_group}', which [env_groups] does not define`, ["env_group"], `add [env_groups.${rule.env_group}] with the environment`));
   }
   return findings;

@@ -7,9 +7,13 @@
  * inference stays near-linear in the number of paths.
  */
 import type { Job } from "../expand/expand.js";
-import { escapeRegex, globSegmentRegex } from "../format/sample-sources.js";
+import { EngineError } from "../findings.js";
+import { globPathMatcher, matchesWildcards, wildcardPattern, type WildcardPattern } from "../format/path-patterns.js";
 
 export type EdgeKind = "file" | "declared";
+
+/** Most dependencies a job graph may have (their arrays take about 9 bytes each, plus the adjacency lists). */
+export const MAX_EDGES = 20_000_000;
 
 /** Producer → consumer edges as parallel arrays (job indices), without duplicates or self-edges. */
 export interface EdgeList {
@@ -35,7 +39,7 @@ export function looksLikeDirectory(path: string): boolean {
 }
 
 interface TemplateOutput {
-  regex: RegExp;
+  pattern: WildcardPattern;
   prefix: string;
   suffix: string;
   job: number;
@@ -45,6 +49,9 @@ interface TemplateOutput {
 export class OutputIndex {
   private readonly exact = new Map<string, number | number[]>();
   private readonly templates: TemplateOutput[] = [];
+  /** Template outputs by their literal prefix, and the lengths those prefixes have (a concrete input is looked up once per length). */
+  private readonly templatesByPrefix = new Map<string, number[]>();
+  private readonly prefixLengths: number[] = [];
   private sorted: { paths: string[]; jobs: Int32Array } | undefined;
 
   constructor(private readonly jobs: Job[]) {
@@ -52,12 +59,18 @@ export class OutputIndex {
       for (const path of job.output.paths) {
         this.addExact(path, index);
         if (path.endsWith("/") && path.length > 1) this.addExact(path.slice(0, -1), index);
-        if (path.includes("{") && /\{\w+\}/.test(path)) {
-          const template = templateOutput(path, index);
-          if (template) this.templates.push(template);
-        }
+        const pattern = path.includes("{") ? wildcardPattern(path) : undefined;
+        if (pattern) this.templates.push({ pattern, prefix: pattern.literals[0]!, suffix: pattern.literals[pattern.literals.length - 1]!, job: index });
       }
     });
+    const lengths = new Set<number>();
+    this.templates.forEach((template, i) => {
+      const list = this.templatesByPrefix.get(template.prefix);
+      if (list) list.push(i);
+      else this.templatesByPrefix.set(template.prefix, [i]);
+      lengths.add(template.prefix.length);
+    });
+    this.prefixLengths.push(...[...lengths].sort((a, b) => a - b));
   }
 
   private addExact(path: string, job: number): void {
@@ -65,7 +78,7 @@ export class OutputIndex {
     if (existing === undefined) this.exact.set(path, job);
     else if (typeof existing === "number") {
       if (existing !== job) this.exact.set(path, [existing, job]);
-    } else if (!existing.includes(job)) existing.push(job);
+    } else if (existing[existing.length - 1] !== job) existing.push(job); // jobs come in order: only the last can repeat
   }
 
   /** Producers of exactly this path (or of the same folder written with/without a trailing slash). */
@@ -88,8 +101,21 @@ export class OutputIndex {
 
   /** Producers whose output is a template that the concrete input matches. */
   templateProducers(input: string, visit: (job: number) => void): void {
-    for (const template of this.templates) {
-      if (input.startsWith(template.prefix) && input.endsWith(template.suffix) && template.regex.test(input)) visit(template.job);
+    // Only templates whose prefix starts the input are candidates; they are tried in output order.
+    let candidates: number[] | undefined;
+    let merged = false;
+    for (const length of this.prefixLengths) {
+      if (length > input.length) break;
+      const found = this.templatesByPrefix.get(input.slice(0, length));
+      if (!found) continue;
+      merged = candidates !== undefined;
+      candidates = candidates ? [...candidates, ...found] : found;
+    }
+    if (!candidates) return;
+    if (merged) candidates.sort((a, b) => a - b);
+    for (const i of candidates) {
+      const template = this.templates[i]!;
+      if (input.endsWith(template.suffix) && matchesWildcards(template.pattern, input)) visit(template.job);
     }
   }
 
@@ -106,36 +132,11 @@ export class OutputIndex {
   }
 }
 
-/** A template output as an anchored regex: literal parts escaped, each `{w}` any non-space text (repeats must agree). */
-function templateOutput(path: string, job: number): TemplateOutput | null {
-  const seen = new Set<string>();
-  let source = "^";
-  let last = 0;
-  const matches = [...path.matchAll(/\{(\w+)\}/g)];
-  for (const match of matches) {
-    source += escapeRegex(path.slice(last, match.index));
-    const name = match[1]!;
-    source += seen.has(name) ? `\\k<${name}>` : `(?<${name}>\\S+)`;
-    seen.add(name);
-    last = match.index + match[0].length;
-  }
-  source += escapeRegex(path.slice(last)) + "$";
-  try {
-    return { regex: new RegExp(source), prefix: path.slice(0, matches[0]!.index), suffix: path.slice(last), job };
-  } catch {
-    return null;
-  }
-}
-
 const GLOB_CHARS = /[*?[]/;
 
-/** A glob input as an anchored regex (`*` and `?` stay within one path segment) and its literal prefix. */
-function globInput(input: string): { regex: RegExp; prefix: string } {
-  const first = input.search(GLOB_CHARS);
-  const slash = input.lastIndexOf("/", first);
-  const literalDir = input.slice(0, slash + 1);
-  const parts = input.slice(slash + 1).split("/").map((segment) => globSegmentRegex(segment).source.slice(1, -1));
-  return { regex: new RegExp("^" + escapeRegex(literalDir) + parts.join("/") + "$"), prefix: input.slice(0, first) };
+/** A glob input's matcher (`*` and `?` stay within one path segment) and its literal prefix. */
+function globInput(input: string): { matches: (path: string) => boolean; prefix: string } {
+  return { matches: globPathMatcher(input), prefix: input.slice(0, input.search(GLOB_CHARS)) };
 }
 
 /** Calls `visit` for every job that produces `input`, by the precedence rules above. */
@@ -149,7 +150,7 @@ export function forEachProducer(index: OutputIndex, input: string, visit: (job: 
   if (GLOB_CHARS.test(input)) {
     const glob = globInput(input);
     index.withPrefix(glob.prefix, (path, producer) => {
-      if (glob.regex.test(path)) visit(producer);
+      if (glob.matches(path)) visit(producer);
     });
     return;
   }
@@ -174,6 +175,14 @@ export function inferEdges(jobs: Job[]): EdgeList {
   const push = (producer: number, consumer: number, edgeKind: number): void => {
     if (producer === consumer || stamp[producer] === consumer + 1) return;
     stamp[producer] = consumer + 1;
+    if (count === MAX_EDGES) {
+      const job = jobs[consumer]!;
+      throw new EngineError("LIMIT_ERROR", `the job graph has more than ${MAX_EDGES.toLocaleString("en-US")} dependencies (reached at job '${job.name}' of rule '${job.template}')`, {
+        rule: job.template,
+        at: job.rule.origin.source.locate(job.rule.origin.path),
+        suggestion: "a depends_on or folder input that names an expanded rule links every job to every instance; depend on a rule that gathers them, or plan fewer jobs at a time",
+      });
+    }
     if (count === capacity) {
       capacity *= 2;
       const nextFrom = new Int32Array(capacity);

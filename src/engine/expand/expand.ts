@@ -10,7 +10,7 @@
 import { EngineError } from "../findings.js";
 import { substituteConfig } from "../format/config.js";
 import type { FileSet, Pipeline, Rule, TomlValue } from "../format/model.js";
-import { InstanceSource, listValue, resolveValuesTables } from "./instances.js";
+import { expansionLimitError, InstanceSource, listValue, MAX_EXPANDED_JOBS, resolveValuesTables } from "./instances.js";
 import { scatterValues, transformJobs, transformValues } from "./split.js";
 import { compileTemplate, fillTemplate, fillText, NO_BINDINGS, type Bindings, type Template } from "./template.js";
 
@@ -91,7 +91,12 @@ function planExpansion(pipeline: Pipeline): Expansion {
     const indices: number[] = [];
     const scatter = rule.scatter ? scatterValues(rule, pipeline) : null;
     const split = rule.transform ? transformValues(rule, pipeline) : null;
-    for (const instance of source.instancesOf(rule)) {
+    const instances = source.instancesOf(rule);
+    const perInstance = scatter ? scatter.length : split ? split.length + (rule.transform!.combine ? 1 : 0) : 1;
+    if (jobs.length + instances.length * perInstance > MAX_EXPANDED_JOBS) {
+      throw expansionLimitError(rule, instances.length * perInstance, jobs.length > 0 ? `jobs (${jobs.length.toLocaleString("en-US")} more from the rules before it)` : "jobs");
+    }
+    for (const instance of instances) {
       const name = rule.name + instance.suffix;
       if (scatter) {
         const variable = rule.scatter!.variable;
@@ -160,9 +165,13 @@ function appendPaths(set: FileSet, extra: string[]): FileSet {
 /** Scatter outputs become inputs of the gather rule: the exact job, or the instances with matching bindings. */
 function applyGathers(gathers: { target: string; outputs: string[]; bindings: Bindings; rule: Rule }[], jobs: Job[], byName: Map<string, number>, instancesOf: Map<string, number[]>): void {
   const extra = new Map<number, string[]>();
+  const finder = new GatherTargets(jobs, instancesOf);
+  let appended = 0;
   for (const gather of gathers) {
     const exact = byName.get(gather.target);
-    const targets = exact !== undefined ? [exact] : (instancesOf.get(gather.target) ?? []).filter((i) => compatible(jobs[i]!.bindings, gather.bindings));
+    const targets = exact !== undefined ? [exact] : finder.compatible(gather.target, gather.bindings);
+    appended += targets.length * gather.outputs.length;
+    if (appended > MAX_EXPANDED_JOBS) throw expansionLimitError(gather.rule, appended, `gathered inputs of '${gather.target}'`);
     if (targets.length === 0) {
       throw new EngineError("EXPAND_ERROR", `scatter of rule '${gather.rule.name}' gathers into '${gather.target}', which is not a rule`, {
         rule: gather.rule.name,
@@ -180,8 +189,65 @@ function applyGathers(gathers: { target: string; outputs: string[]; bindings: Bi
 }
 
 function compatible(a: Bindings, b: Bindings): boolean {
-  for (const key of Object.keys(b)) if (key in a && a[key] !== b[key]) return false;
+  for (const key of Object.keys(b)) if (Object.hasOwn(a, key) && a[key] !== b[key]) return false;
   return true;
+}
+
+/**
+ * The instances of a gather rule whose bindings agree with a scattered job's. Scanning every instance for
+ * every scattered job is quadratic (a thousand samples × a thousand regions gathered per sample took
+ * minutes), so the instances are bucketed by their values of the keys all of them share, and answers are
+ * kept per bindings object (all jobs of one scattered instance share theirs).
+ */
+class GatherTargets {
+  private readonly rules = new Map<string, { instances: number[]; shared: string[]; buckets: Map<string, Map<string, number[]>> }>();
+  private readonly answers = new Map<string, WeakMap<Bindings, number[]>>();
+
+  constructor(
+    private readonly jobs: Job[],
+    private readonly instancesOf: Map<string, number[]>,
+  ) {}
+
+  compatible(target: string, bindings: Bindings): number[] {
+    let answers = this.answers.get(target);
+    if (!answers) this.answers.set(target, (answers = new WeakMap()));
+    let found = answers.get(bindings);
+    if (!found) {
+      const rule = this.rule(target);
+      const keys = rule.shared.filter((key) => Object.hasOwn(bindings, key));
+      let buckets = rule.buckets.get(keys.join("\u0000"));
+      if (!buckets) {
+        buckets = new Map();
+        for (const i of rule.instances) {
+          const signature = keys.map((key) => this.jobs[i]!.bindings[key]).join("\u0000");
+          const bucket = buckets.get(signature);
+          if (bucket) bucket.push(i);
+          else buckets.set(signature, [i]);
+        }
+        rule.buckets.set(keys.join("\u0000"), buckets);
+      }
+      const bucket = buckets.get(keys.map((key) => bindings[key]).join("\u0000")) ?? [];
+      found = bucket.filter((i) => compatible(this.jobs[i]!.bindings, bindings));
+      answers.set(bindings, found);
+    }
+    return found;
+  }
+
+  private rule(target: string) {
+    let rule = this.rules.get(target);
+    if (!rule) {
+      const instances = this.instancesOf.get(target) ?? [];
+      // Keys every instance binds: agreeing on them is necessary, so they can pick the bucket.
+      let shared = instances.length > 0 ? Object.keys(this.jobs[instances[0]!]!.bindings) : [];
+      for (const i of instances) {
+        const own = this.jobs[i]!.bindings;
+        if (shared.some((key) => !Object.hasOwn(own, key))) shared = shared.filter((key) => Object.hasOwn(own, key));
+      }
+      rule = { instances, shared: shared.sort(), buckets: new Map() };
+      this.rules.set(target, rule);
+    }
+    return rule;
+  }
 }
 
 /** `depends_on` naming a rule that expanded is replaced by all of its instances (computed once per rule). */
@@ -223,11 +289,18 @@ function appendExpandedInputs(jobs: Job[], config: Record<string, TomlValue>): v
     }
     return values;
   };
+  let total = 0;
   for (const job of jobs) {
     const entries = job.rule.expand_inputs;
     if (entries.length === 0) continue;
     const paths: string[] = [];
     for (const entry of entries) {
+      // The combinations are built for every job: bound the product and the sum over all jobs.
+      const combinations = Object.values(entry.variables).reduce((product, spec) => product * Math.max(1, valuesFor(spec).length), 1);
+      total += combinations;
+      if (total > MAX_EXPANDED_JOBS) {
+        throw expansionLimitError(job.rule, combinations > MAX_EXPANDED_JOBS ? combinations : total, combinations > MAX_EXPANDED_JOBS ? "expand_inputs paths per job" : "expand_inputs paths (counting every job's)");
+      }
       // The instance's own bindings fill only the names the entry does not declare as variables.
       const own = Object.keys(entry.variables).some((name) => name in job.bindings)
         ? Object.fromEntries(Object.entries(job.bindings).filter(([name]) => !(name in entry.variables)))

@@ -3,6 +3,7 @@
  * `[[values]]`, named `<rule><values suffix>_<pair_id>` / `_<group>_<sample>` as real pipelines expect.
  */
 import { EngineError } from "../findings.js";
+import { valueText } from "../format/config.js";
 import type { Pair, Pipeline, Rule, SampleGroup, TomlValue } from "../format/model.js";
 import { mentionsWildcard, type Bindings } from "./template.js";
 
@@ -22,6 +23,26 @@ const RESERVED_VALUE_NAMES = new Set([
   "threads",
   "memory",
 ]);
+
+/**
+ * Most jobs one expansion may create, and the largest cartesian product (of value tables, samples, pairs,
+ * scatter and split values, `expand_inputs` variables) it will build on the way: a bigger plan would take
+ * minutes and gigabytes, so it is refused up front.
+ */
+export const MAX_EXPANDED_JOBS = 5_000_000;
+
+/** The LIMIT_ERROR for a rule whose expansion would pass MAX_EXPANDED_JOBS. */
+export function expansionLimitError(rule: Rule, count: number, what: string): EngineError {
+  return new EngineError("LIMIT_ERROR", `rule '${rule.name}' would expand into ${formatCount(count)} ${what}; at most ${formatCount(MAX_EXPANDED_JOBS)} are accepted`, {
+    rule: rule.name,
+    at: rule.origin.source.locate(rule.origin.path),
+    suggestion: "plan fewer jobs at a time (--samples, -t), or fan the rule out over fewer samples, pairs or values",
+  });
+}
+
+function formatCount(count: number): string {
+  return count < 1e15 ? Math.round(count).toLocaleString("en-US") : count.toExponential(1);
+}
 
 /** The fixed pair wildcards (metadata keys of each pair are wildcards too). */
 export const PAIR_WILDCARDS = ["pair_id", "experiment", "control", "tumor", "normal", "experiment_type", "tumor_type"] as const;
@@ -63,8 +84,8 @@ export function resolveValuesTables(pipeline: Pipeline): ResolvedValues[] {
 
 /** A config value as a list: arrays item by item, text split at commas. */
 export function listValue(value: TomlValue): string[] {
-  if (Array.isArray(value)) return value.map((item) => String(item));
-  return String(value)
+  if (Array.isArray(value)) return value.map(valueText);
+  return valueText(value)
     .split(",")
     .map((item) => item.trim())
     .filter(Boolean);
@@ -129,14 +150,18 @@ export class InstanceSource {
     const key = `${kind}\u0000${active.map((table) => table.name).join("\u0000")}`;
     let shared = this.cache.get(key);
     if (!shared) {
-      shared = this.buildInstances(kind, active);
+      shared = this.buildInstances(rule, kind, active);
       this.cache.set(key, shared);
     }
     return shared;
   }
 
   /** Instances (name suffixes and bindings), filtered by the wildcard constraints. */
-  private buildInstances(kind: "pair" | "group" | "values", active: ResolvedValues[]): Instance[] {
+  private buildInstances(rule: Rule, kind: "pair" | "group" | "values", active: ResolvedValues[]): Instance[] {
+    let count = active.reduce((product, table) => product * table.values.length, 1);
+    if (kind === "pair") count *= this.pairs.length;
+    else if (kind === "group") count *= this.groups.reduce((sum, group) => sum + group.samples.length, 0);
+    if (count > MAX_EXPANDED_JOBS) throw expansionLimitError(rule, count, "instances");
     const instances: Instance[] = [];
     for (const combo of valueCombos(active)) {
       if (kind === "values") {

@@ -6,7 +6,7 @@ import { EngineError } from "../findings.js";
 import type { Pipeline, Rule, TomlValue } from "../format/model.js";
 import { syntheticRule } from "../format/rule-settings.js";
 import { globFiles } from "../format/sample-sources.js";
-import { listValue } from "./instances.js";
+import { expansionLimitError, listValue, MAX_EXPANDED_JOBS } from "./instances.js";
 import { fillText, type Bindings } from "./template.js";
 
 /** Where transform chunks go: `.strand/chunks/<rule instance>/<split name>/`. */
@@ -44,6 +44,7 @@ export function transformValues(rule: Rule, pipeline: Pipeline): string[] {
     const fromConfig = pipeline.config[split.n.replace(/^config\./, "")];
     const count = Number(/^\d+$/.test(split.n) ? split.n : fromConfig);
     if (!Number.isInteger(count) || count < 0) throw new EngineError("EXPAND_ERROR", `transform of rule '${rule.name}': n = "${split.n}" is neither a whole number nor a config key holding one`, { rule: rule.name, at });
+    if (count > MAX_EXPANDED_JOBS) throw expansionLimitError(rule, count, "split values");
     values = Array.from({ length: count }, (_, i) => String(i));
   } else if (split.glob) {
     values = globFiles(split.glob, pipeline.dir);

@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { valueText } from "../format/config.js";
 import type { TomlValue } from "../format/model.js";
 import type { Bindings } from "./template.js";
 
@@ -42,12 +43,21 @@ type Token =
   | { type: "string"; value: string; column: number }
   | { type: "word"; value: string; column: number };
 
+/**
+ * Most parts (tokens) a condition may have. The parser and the evaluator recurse once per `!`, `(`, `&&`
+ * and `||`, so this also bounds their depth: a runaway condition is an E017 error, not a stack overflow.
+ */
+export const MAX_CONDITION_TOKENS = 1000;
+
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < source.length) {
     const ch = source[i]!;
     const column = i + 1;
+    if (tokens.length >= MAX_CONDITION_TOKENS && !/\s/.test(ch)) {
+      throw new ConditionError(`the condition has more than ${MAX_CONDITION_TOKENS} parts`, column);
+    }
     if (/\s/.test(ch)) {
       i++;
       continue;
@@ -259,7 +269,7 @@ function compare(value: TomlValue | undefined, op: Comparison, operand: Operand)
         return leftNumber < rightNumber;
     }
   }
-  const left = Array.isArray(value) ? value.join(",") : String(value);
+  const left = valueText(value);
   if (op === "==") return left === operand.text;
   if (op === "!=") return left !== operand.text;
   // Ordering comparisons on text compare as text, so `sample >= 'S5'` still has a meaning.

@@ -13,8 +13,9 @@ export function extractDeclarations(config: Record<string, TomlValue>): {
   config: Record<string, TomlValue>;
   meta: Record<string, ConfigDeclaration>;
 } {
-  const values: Record<string, TomlValue> = {};
-  const meta: Record<string, ConfigDeclaration> = {};
+  // Without a prototype, `{config.toString}` or `key in config` finds only keys the pipeline defines.
+  const values: Record<string, TomlValue> = Object.create(null) as Record<string, TomlValue>;
+  const meta: Record<string, ConfigDeclaration> = Object.create(null) as Record<string, ConfigDeclaration>;
   for (const [key, value] of Object.entries(config)) {
     const declaration = asConfigDeclaration(value);
     if (declaration) {
@@ -72,10 +73,20 @@ export function isSampleKey(key: string): boolean {
   return key === "samples_list" || key === "pairs_list" || key.startsWith("samples_");
 }
 
+/**
+ * A value as text for lists and comparisons: like `String(value)`, except that a table becomes JSON
+ * (parsed tables have no prototype, so `String` would throw on them).
+ */
+export function valueText(value: TomlValue): string {
+  if (Array.isArray(value)) return value.map(valueText).join(",");
+  if (typeof value === "object" && value !== null && !(value instanceof Date)) return JSON.stringify(value);
+  return String(value);
+}
+
 function listOf(value: TomlValue | undefined): string[] {
   if (value === undefined) return [];
-  if (Array.isArray(value)) return value.map((item) => String(item)).filter(Boolean);
-  return String(value)
+  if (Array.isArray(value)) return value.map(valueText).filter(Boolean);
+  return valueText(value)
     .split(",")
     .map((item) => item.trim())
     .filter(Boolean);

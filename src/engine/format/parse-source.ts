@@ -25,6 +25,10 @@ export async function readPipelineText(path: string, label: string = path): Prom
         suggestion: "name a .oxoflow file, or a folder that holds main.oxoflow",
       });
     }
+    // A device or pipe (/dev/zero, /dev/stdin, a FIFO) has no size to check and may never end.
+    if (!info.isFile()) {
+      throw new EngineError("IO_ERROR", `${label} is not a regular file`, { suggestion: "name a .oxoflow file" });
+    }
     size = info.size;
   } catch (error) {
     if (error instanceof EngineError) throw error;
@@ -57,19 +61,32 @@ export function decodeUtf8(bytes: Uint8Array, label: string): string {
   }
 }
 
+/**
+ * Offset of the first byte sequence that is not UTF-8 (the lead byte of a broken sequence). The second byte
+ * of some lead bytes has a narrower range (RFC 3629): E0 and F0 exclude overlong forms, ED excludes the
+ * UTF-16 surrogate halves, F4 excludes code points beyond U+10FFFF.
+ */
 function firstInvalidUtf8Offset(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const byte = bytes[i]!;
     let extra = 0;
+    let low = 0x80;
+    let high = 0xbf;
     if (byte < 0x80) extra = 0;
     else if (byte >= 0xc2 && byte <= 0xdf) extra = 1;
-    else if (byte >= 0xe0 && byte <= 0xef) extra = 2;
-    else if (byte >= 0xf0 && byte <= 0xf4) extra = 3;
-    else return i;
+    else if (byte >= 0xe0 && byte <= 0xef) {
+      extra = 2;
+      if (byte === 0xe0) low = 0xa0;
+      if (byte === 0xed) high = 0x9f;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      extra = 3;
+      if (byte === 0xf0) low = 0x90;
+      if (byte === 0xf4) high = 0x8f;
+    } else return i;
     for (let k = 1; k <= extra; k++) {
       const next = bytes[i + k];
-      if (next === undefined || (next & 0xc0) !== 0x80) return i;
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
     }
     i += extra + 1;
   }

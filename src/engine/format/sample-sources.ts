@@ -8,6 +8,7 @@ import { extname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { EngineError, makeFinding, type Finding } from "../findings.js";
 import type { Pair, SampleGroup } from "./model.js";
 import { formatBytes } from "./parse-source.js";
+import { globSegmentMatcher, matchesWildcards, wildcardPattern } from "./path-patterns.js";
 
 /** Largest samples or pairs file accepted. */
 export const MAX_SAMPLE_FILE_BYTES = 50 * 1024 * 1024;
@@ -61,6 +62,8 @@ function delimiterFor(path: string, label: string, allowNone: boolean): Delimite
 async function readSourceFile(path: string, label: string): Promise<string> {
   try {
     const info = await stat(path);
+    // A device or pipe (/dev/zero, a FIFO) reports no size and may never end.
+    if (!info.isFile()) throw new EngineError("SOURCE_ERROR", `${label} '${path}' is not a regular file`, { suggestion: "name a .tsv, .csv, .txt or .json file" });
     if (info.size > MAX_SAMPLE_FILE_BYTES) {
       throw new EngineError("LIMIT_ERROR", `${label} '${path}' is ${formatBytes(info.size)}; at most ${formatBytes(MAX_SAMPLE_FILE_BYTES)} is accepted`);
     }
@@ -183,7 +186,9 @@ function placeholderRegex(pattern: string, anyText: string): RegExp {
   for (const match of pattern.matchAll(/\{(\w+)\}/g)) {
     source += escapeRegex(pattern.slice(last, match.index));
     const name = match[1]!;
-    source += seen.has(name) ? `\\k<${name}>` : `(?<${name}>${anyText})`;
+    // A group name cannot start with a digit (`{1}`): such a placeholder matches without being captured.
+    if (/^\d/.test(name)) source += `(?:${anyText})`;
+    else source += seen.has(name) ? `\\k<${name}>` : `(?<${name}>${anyText})`;
     seen.add(name);
     last = match.index + match[0].length;
   }
@@ -214,9 +219,13 @@ export async function discoverSamples(pattern: string, workdir: string): Promise
     entries = [];
   }
   const regex = placeholderRegex(filePart, "\\S+");
+  // The regex backtracks without bound on a name that almost fits a pattern with many wildcards;
+  // the linear matcher decides first whether it fits at all.
+  const fits = wildcardPattern(filePart)!;
   const samples: string[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
+    if (!matchesWildcards(fits, entry)) continue;
     const sample = regex.exec(entry)?.groups?.sample;
     if (sample && !seen.has(sample)) {
       seen.add(sample);
@@ -246,9 +255,10 @@ export async function discoverPairs(pattern: string, workdir: string): Promise<{
   const glob = pattern.replace(/\{(pair_id|experiment|control|experiment_type)\}/g, "*");
   const files = globFiles(glob, workdir);
   const regex = placeholderRegex(pattern, "[^/]+?");
+  const fits = wildcardPattern(pattern, /\//)!;
   const pairs = new Map<string, Pair>();
   for (const file of files) {
-    const groups = regex.exec(file)?.groups;
+    const groups = matchesWildcards(fits, file) ? regex.exec(file)?.groups : undefined;
     if (!groups?.pair_id || !groups.experiment || pairs.has(groups.pair_id)) continue;
     pairs.set(groups.pair_id, {
       pair_id: groups.pair_id,
@@ -264,53 +274,48 @@ export async function discoverPairs(pattern: string, workdir: string): Promise<{
   return { pairs: [...pairs.values()], warning: null };
 }
 
+/** Most directory entries one glob may look at. */
+export const MAX_GLOB_ENTRIES = 1_000_000;
+
 /** Lists files matching a glob whose segments may contain `*`, `?` and `[…]` (no `**`), relative to `base`. */
 export function globFiles(pattern: string, base: string): string[] {
   const absolute = isAbsolute(pattern);
   const segments = pattern.split("/");
   let frontier: string[] = [absolute ? "/" : "."];
+  // `/*/*/*/…` walks the whole filesystem (through symlink loops such as /proc/self/root, without end).
+  let examined = 0;
+  const examine = (count: number): void => {
+    examined += count;
+    if (examined > MAX_GLOB_ENTRIES) {
+      throw new EngineError("LIMIT_ERROR", `glob '${pattern}' looks at more than ${MAX_GLOB_ENTRIES.toLocaleString("en-US")} files and folders`, {
+        suggestion: "make the glob more specific: name the folders, use fewer * segments",
+      });
+    }
+  };
   for (const [i, segment] of segments.entries()) {
     if (segment === "" || segment === ".") continue;
     const last = i === segments.length - 1;
     const next: string[] = [];
+    const matches = /[*?[]/.test(segment) ? globSegmentMatcher(segment) : undefined;
     for (const dir of frontier) {
-      if (!/[*?[]/.test(segment)) {
+      if (!matches) {
+        examine(1);
         const candidate = posix.join(dir, segment);
         if (!last || existsSync(resolve(base, candidate))) next.push(candidate);
         continue;
       }
-      const regex = globSegmentRegex(segment);
       let entries: string[];
       try {
         entries = readdirSync(resolve(base, dir));
       } catch {
         continue;
       }
-      for (const entry of entries.sort()) if (regex.test(entry)) next.push(posix.join(dir, entry));
+      examine(entries.length + 1);
+      for (const entry of entries.sort()) if (matches(entry)) next.push(posix.join(dir, entry));
     }
     frontier = next;
   }
   return frontier.map((path) => (absolute ? path : path.replace(/^\.\//, "")));
-}
-
-/** Converts one glob segment (`*`, `?`, `[…]`, `[!…]`) into an anchored regex. */
-export function globSegmentRegex(segment: string): RegExp {
-  let source = "^";
-  for (let i = 0; i < segment.length; i++) {
-    const ch = segment[i]!;
-    if (ch === "*") source += "[^/]*";
-    else if (ch === "?") source += "[^/]";
-    else if (ch === "[") {
-      const close = segment.indexOf("]", i + 1);
-      if (close < 0) source += "\\[";
-      else {
-        const body = segment.slice(i + 1, close);
-        source += "[" + (body.startsWith("!") ? "^" + body.slice(1) : body).replace(/\\/g, "\\\\") + "]";
-        i = close;
-      }
-    } else source += escapeRegex(ch);
-  }
-  return new RegExp(source + "$");
 }
 
 /** Samples in workflow order: groups and their samples, then each pair's experiment and control. */
