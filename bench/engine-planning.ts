@@ -165,7 +165,7 @@ function main(): void {
   const results: CaseResult[] = [];
   try {
     const cases: { name: string; path: string }[] = [];
-    for (const jobs of jobSizes) cases.push({ name: `wildcard ${jobs}`, path: writeWildcardPipeline(dir, Math.floor((jobs - 1) / 2)) });
+    for (const jobs of jobSizes) cases.push({ name: `wildcard ${jobs}`, path: writeWildcardPipeline(dir, Math.ceil((jobs - 1) / 2)) });
     cases.push({ name: `chain ${chainLength}`, path: writeChainPipeline(dir, chainLength) });
     for (const benchCase of cases) {
       const result = runChild(benchCase.path, benchCase.name);

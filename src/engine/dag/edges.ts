@@ -162,8 +162,8 @@ export function forEachProducer(index: OutputIndex, input: string, visit: (job: 
 /** Infers all edges between jobs. */
 export function inferEdges(jobs: Job[]): EdgeList {
   const index = new OutputIndex(jobs);
-  const byName = new Map<string, number>();
-  jobs.forEach((job, i) => byName.set(job.name, i));
+  // Names are only looked up for depends_on; a million-job plan without it skips this map.
+  let byName: Map<string, number> | undefined;
   let capacity = Math.max(16, jobs.length * 2);
   let from = new Int32Array(capacity);
   let to = new Int32Array(capacity);
@@ -206,6 +206,7 @@ export function inferEdges(jobs: Job[]): EdgeList {
     const visit = (producer: number): void => push(producer, consumer, 0);
     for (const input of job.input.paths) forEachProducer(index, input, visit);
     for (const dependency of job.dependsOn) {
+      byName ??= new Map(jobs.map((other, i) => [other.name, i]));
       const producer = byName.get(dependency);
       if (producer !== undefined) push(producer, consumer, 1);
     }

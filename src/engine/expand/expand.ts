@@ -10,7 +10,7 @@
 import { EngineError } from "../findings.js";
 import { substituteConfig } from "../format/config.js";
 import type { FileSet, Pipeline, Rule, TomlValue } from "../format/model.js";
-import { expansionLimitError, InstanceSource, listValue, MAX_EXPANDED_JOBS, resolveValuesTables } from "./instances.js";
+import { expansionLimitError, InstanceSource, listValue, MAX_EXPANDED_JOBS, resolveValuesTables, type Instance } from "./instances.js";
 import { scatterValues, transformJobs, transformValues } from "./split.js";
 import { compileTemplate, fillTemplate, fillText, NO_BINDINGS, type Bindings, type Template } from "./template.js";
 
@@ -85,6 +85,7 @@ function planExpansion(pipeline: Pipeline): Expansion {
     return jobs.length - 1;
   };
 
+  const shared = new SharedPaths();
   for (const rule of pipeline.rules) {
     const inputTemplates = compilePaths(rule.input.paths, config);
     const outputTemplates = compilePaths(rule.output.paths, config);
@@ -96,7 +97,8 @@ function planExpansion(pipeline: Pipeline): Expansion {
     if (jobs.length + instances.length * perInstance > MAX_EXPANDED_JOBS) {
       throw expansionLimitError(rule, instances.length * perInstance, jobs.length > 0 ? `jobs (${jobs.length.toLocaleString("en-US")} more from the rules before it)` : "jobs");
     }
-    for (const instance of instances) {
+    for (let k = 0; k < instances.length; k++) {
+      const instance = instances[k]!;
       const name = rule.name + instance.suffix;
       if (scatter) {
         const variable = rule.scatter!.variable;
@@ -123,7 +125,7 @@ function planExpansion(pipeline: Pipeline): Expansion {
           );
         }
       } else {
-        indices.push(addJob(makeJob(name, rule, instance.bindings, fillAll(inputTemplates, instance.bindings), fillAll(outputTemplates, instance.bindings))));
+        indices.push(addJob(makeJob(name, rule, instance.bindings, shared.fillAll(inputTemplates, instances, k), shared.fillAll(outputTemplates, instances, k))));
       }
     }
     instancesOf.set(rule.name, indices);
@@ -133,6 +135,33 @@ function planExpansion(pipeline: Pipeline): Expansion {
   rewriteDependsOn(jobs, instancesOf);
   appendExpandedInputs(jobs, config);
   return { pipeline, mode: "plan", jobs, instancesOf };
+}
+
+/**
+ * Paths filled from the same template for the same instance are the same text: one rule's output is the
+ * next rule's input (`trimmed/{sample}.fq`). Handing both jobs one string object, rather than two equal
+ * ones, halves those strings' memory and lets edge inference find the producer by identity, with the hash
+ * already computed. Kept per (template, shared instance list) as an array by instance index: no hashing.
+ */
+class SharedPaths {
+  private readonly filled = new Map<Template, Map<readonly Instance[], string[]>>();
+
+  fillAll(templates: Template[], instances: readonly Instance[], k: number): string[] {
+    const out = new Array<string>(templates.length);
+    for (let i = 0; i < templates.length; i++) {
+      const template = templates[i]!;
+      if (template.parts.length === 1) {
+        out[i] = template.parts[0]!;
+        continue;
+      }
+      let byList = this.filled.get(template);
+      if (!byList) this.filled.set(template, (byList = new Map()));
+      let strings = byList.get(instances);
+      if (!strings) byList.set(instances, (strings = new Array<string>(instances.length)));
+      out[i] = strings[k] ??= fillTemplate(template, instances[k]!.bindings);
+    }
+    return out;
+  }
 }
 
 function makeJob(name: string, rule: Rule, bindings: Bindings, inputs: string[], outputs: string[]): Job {
