@@ -3,19 +3,11 @@
  * missing inputs and `--as-include`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Finding } from "../../src/engine/findings.js";
 import { COHORT, CYCLE, SYNTAX_ERROR, UNDEFINED_CONFIG } from "../support/cli-pipelines.js";
 import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
-interface JsonFinding {
-  code: string;
-  severity: string;
-  message: string;
-  rule: string | null;
-  suggestion: string | null;
-  line: number | null;
-  column: number | null;
-  file: string | null;
-}
+type JsonFinding = Finding;
 
 interface ValidateJson {
   command: string;

@@ -6,7 +6,7 @@ import { validatePipeline } from "../../engine/check/validate.js";
 import { EngineError } from "../../engine/findings.js";
 import { discoverWorkflow } from "../../engine/format/load.js";
 import type { OptionSpec, ParsedArgs } from "../args.js";
-import { loadFromArgs, PIPELINE_OPTIONS } from "../pipeline-options.js";
+import { loadFromArgs, PIPELINE_OPTIONS, type LoadedPipeline } from "../pipeline-options.js";
 import { displayPath, findingJson, formatFinding, paint, printJson, type Output } from "../print.js";
 import type { Command } from "./command.js";
 
@@ -28,6 +28,19 @@ function reportLoadFailure(command: string, args: ParsedArgs, output: Output, er
   return 1;
 }
 
+/**
+ * Loads the pipeline of a checking command. A pipeline that fails to load is itself a check result (exit 1
+ * with the positioned error, in the command's own JSON shape); usage and missing-file errors go up.
+ */
+async function loadOrReport(command: "validate" | "lint", args: ParsedArgs, specs: OptionSpec[], output: Output): Promise<LoadedPipeline | number> {
+  try {
+    return await loadFromArgs(args, specs);
+  } catch (error) {
+    if (error instanceof EngineError && error.code !== "USAGE_ERROR" && error.code !== "IO_ERROR") return reportLoadFailure(command, args, output, error);
+    throw error;
+  }
+}
+
 function safeWorkflowPath(args: ParsedArgs): string | undefined {
   try {
     return discoverWorkflow(args.positionals[0]);
@@ -40,13 +53,8 @@ export const validateCommand: Command = {
   usage: "strand validate [WORKFLOW] [--json] [--as-include]",
   options: VALIDATE_OPTIONS,
   async run(args, output) {
-    let loaded;
-    try {
-      loaded = await loadFromArgs(args, VALIDATE_OPTIONS);
-    } catch (error) {
-      if (error instanceof EngineError && error.code !== "USAGE_ERROR" && error.code !== "IO_ERROR") return reportLoadFailure("validate", args, output, error);
-      throw error;
-    }
+    const loaded = await loadOrReport("validate", args, VALIDATE_OPTIONS, output);
+    if (typeof loaded === "number") return loaded;
     const result = validatePipeline(loaded.pipeline, { asInclude: args.flags.has("as-include") });
     const errors = result.findings.filter((finding) => finding.severity === "error");
     const warnings = result.findings.filter((finding) => finding.severity !== "error");
@@ -84,13 +92,8 @@ export const lintCommand: Command = {
   usage: "strand lint [WORKFLOW] [--strict] [--json]",
   options: LINT_OPTIONS,
   async run(args, output) {
-    let loaded;
-    try {
-      loaded = await loadFromArgs(args, LINT_OPTIONS);
-    } catch (error) {
-      if (error instanceof EngineError && error.code !== "USAGE_ERROR" && error.code !== "IO_ERROR") return reportLoadFailure("lint", args, output, error);
-      throw error;
-    }
+    const loaded = await loadOrReport("lint", args, LINT_OPTIONS, output);
+    if (typeof loaded === "number") return loaded;
     const result = lintPipeline(loaded.pipeline, { strict: args.flags.has("strict") });
     const shown = displayPath(output, loaded.path);
     if (args.flags.has("json")) {

@@ -4,11 +4,10 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { EngineError, makeFinding, type Finding } from "../findings.js";
-import { expandPipeline } from "../expand/expand.js";
+import { makeFinding, type Finding } from "../findings.js";
 import type { Pipeline, Rule } from "../format/model.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind } from "../format/rule-settings.js";
-import { buildGraph, type JobGraph } from "../dag/graph.js";
+import type { JobGraph } from "../dag/graph.js";
 import { hookConcerns, riskyConstructs } from "./command-patterns.js";
 import { scanSecrets } from "./secrets.js";
 import { findUnknownKeys, findUnknownRuleKeys } from "./unknown-keys.js";
@@ -31,14 +30,10 @@ const ENGINE_PLACEHOLDERS = new Set(["input", "output", "log", "threads", "memor
 
 /** Runs validation, lint checks, the unknown-key check and the secret scan. */
 export function lintPipeline(pipeline: Pipeline, options: { strict?: boolean } = {}): LintResult {
-  const findings: Finding[] = [...validatePipeline(pipeline).findings, ...pipeline.warnings];
+  const validation = validatePipeline(pipeline);
+  const findings: Finding[] = [...validation.findings, ...pipeline.warnings];
   findings.push(...workflowFindings(pipeline));
-  let graph: JobGraph | undefined;
-  try {
-    graph = buildGraph(expandPipeline(pipeline, "template"));
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error;
-  }
+  const graph = validation.graph;
   const declared = declaredWildcards(pipeline);
   pipeline.rules.forEach((rule, index) => {
     findings.push(...ruleFindings(rule, pipeline));

@@ -10,7 +10,7 @@ import { PAIR_WILDCARDS } from "../expand/instances.js";
 import { ConditionError, parseCondition } from "../expand/when.js";
 import type { Pipeline, Rule } from "../format/model.js";
 import type { ValuePath } from "../format/source-positions.js";
-import { buildGraph } from "../dag/graph.js";
+import { buildGraph, type JobGraph } from "../dag/graph.js";
 import { forEachProducer, OutputIndex } from "../dag/edges.js";
 import { dangerousCommand } from "./command-patterns.js";
 import { configReferences } from "./config-references.js";
@@ -22,6 +22,8 @@ export interface ValidationResult {
   dependencies: number;
   /** Concrete inputs that neither exist nor are produced by a rule. */
   missingInputs: string[];
+  /** The rule graph, when it could be built (not with `asInclude`, not for a cycle). */
+  graph: JobGraph | undefined;
 }
 
 export interface ValidateOptions {
@@ -64,16 +66,16 @@ export function validatePipeline(pipeline: Pipeline, options: ValidateOptions = 
     const outputs = new OutputIndex(expansion.jobs);
     for (const rule of pipeline.rules) findings.push(...missingInputFindings(rule, pipeline, outputs, missingInputs));
   }
-  let dependencies = 0;
+  let graph: JobGraph | undefined;
   if (!options.asInclude) {
     try {
-      dependencies = buildGraph(expansion).edges.count;
+      graph = buildGraph(expansion);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       findings.push({ ...error.finding, code: "E006", message: `DAG error: ${error.message}` });
     }
   }
-  return { valid: !findings.some((finding) => finding.severity === "error"), findings, rules: pipeline.rules.length, dependencies, missingInputs };
+  return { valid: !findings.some((finding) => finding.severity === "error"), findings, rules: pipeline.rules.length, dependencies: graph?.edges.count ?? 0, missingInputs, graph };
 }
 
 function ruleSyntaxFindings(rule: Rule): Finding[] {
