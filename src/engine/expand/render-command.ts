@@ -34,6 +34,8 @@ export interface RenderContext {
   machine: MachineLimits;
   /** Config keys whose values came from outside the pipeline file (command line, profile). */
   untrustedConfig: ReadonlySet<string>;
+  /** Untrusted keys already found safe: a value is checked once per context, not once per job. */
+  checkedConfig?: Set<string>;
 }
 
 /** The render context of a loaded pipeline on this machine. */
@@ -41,7 +43,7 @@ export function renderContext(pipeline: Pipeline, machine: MachineLimits = machi
   // Keys the engine fills with sample and pair names are data from sample sheets and the command line too.
   const untrustedConfig = new Set(pipeline.overriddenConfig);
   for (const key of pipeline.injectedConfig) if (isSampleKey(key)) untrustedConfig.add(key);
-  return { config: pipeline.config, defaults: pipeline.defaults, machine, untrustedConfig };
+  return { config: pipeline.config, defaults: pipeline.defaults, machine, untrustedConfig, checkedConfig: new Set() };
 }
 
 /** Replaces `{name}`, `{name[i]}` and `{name.key}` for a file set. */
@@ -174,7 +176,7 @@ function checkConfigValues(text: string, job: Job, context: RenderContext): void
 
 function checkConfigKey(key: string, job: Job, context: RenderContext): void {
   const value = context.config[key];
-  if (!context.untrustedConfig.has(key) || value === undefined) return;
+  if (!context.untrustedConfig.has(key) || value === undefined || context.checkedConfig?.has(key)) return;
   const rendered = renderConfigValue(value, "shell");
   if (/[;&|$`<>(){}\\\n]/.test(rendered)) {
     const origin = isSampleKey(key) ? "lists sample or pair names that contain" : "given on the command line contains";
@@ -183,4 +185,5 @@ function checkConfigKey(key: string, job: Job, context: RenderContext): void {
       suggestion: isSampleKey(key) ? "rename the samples to letters, digits, '.', '_' or '-'" : `write the value into [config] of the pipeline if it is meant to be shell code`,
     });
   }
+  context.checkedConfig?.add(key);
 }
