@@ -24,12 +24,15 @@ const COMMANDS: CatalogEntry[] = [
   { name: "lint", summary: "check a pipeline for errors, style problems, unknown keys and secrets", load: async () => (await check()).lintCommand },
   { name: "format", summary: "format a pipeline file canonically (comments kept)", load: async () => (await tools()).formatCommand },
   { name: "graph", summary: "show the rule graph (or the job graph with --expanded) as text, Graphviz dot or JSON", load: async () => (await plan()).graphCommand },
+  { name: "run", summary: "run a pipeline locally or on an HPC scheduler (SLURM, PBS, SGE, LSF)", load: async () => (await import("./commands/run.js")).runCommand },
+  { name: "status", summary: "show the last run of a workdir: its state, counts and failed jobs", load: async () => (await import("./commands/status.js")).statusCommand },
   { name: "dry-run", summary: "show which jobs a run would execute, and why", load: async () => (await plan()).dryRunCommand },
   { name: "debug", summary: "show every expanded job with its wildcards, paths and rendered command", load: async () => (await plan()).debugCommand },
   { name: "config", summary: "show the resolved config, pipeline statistics, or one config value", load: async () => (await tools()).configCommand },
   { name: "diff", summary: "compare two pipelines: structured changes and a text diff", load: async () => (await tools()).diffCommand },
   { name: "export", summary: "write a Dockerfile or an Apptainer/Singularity definition for a pipeline", load: async () => (await tools()).exportCommand },
   { name: "schema", summary: "print the JSON Schema of the pipeline format", load: async () => (await tools()).schemaCommand },
+  { name: "cluster", summary: "write HPC job scripts (SLURM, PBS, SGE, LSF) with a submit.sh; show or cancel scheduler jobs", load: async () => (await import("./commands/cluster.js")).clusterCommand },
 ];
 
 /** The package version, for `--version`. */

@@ -2,7 +2,13 @@
  * `strand dry-run`: the plan text ("N jobs would execute", numbered job lines with reasons), the JSON plan,
  * target selection, sample selection, config overrides in all their forms, and profiles.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadPipeline } from "../../src/engine/format/load.js";
+import { openCheckpoint } from "../../src/engine/run/checkpoint.js";
+import { configSnapshot, createJobRecord } from "../../src/engine/run/fingerprint.js";
+import { planPipeline } from "../../src/engine/run/plan.js";
 import { CHAIN, COHORT, CYCLE, UNDEFINED_CONFIG } from "../support/cli-pipelines.js";
 import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
@@ -14,6 +20,8 @@ interface PlanJson {
   would_run: number;
   up_to_date: number;
   skipped: number;
+  not_selected: number;
+  checkpoint: { path: string; found: boolean; completed: number; failed: number };
   execution_order: string[];
   plan: {
     name: string;
@@ -272,5 +280,119 @@ describe.concurrent("strand dry-run --profile", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain("profile 'nope' not found");
     expect(result.stderr).toContain("fast");
+  });
+});
+
+/**
+ * A workdir where CHAIN ran once, as a run records it: every job's outputs written and a record per job
+ * through the checkpoint store; `fail` jobs are recorded as failed and what follows them is not run.
+ */
+async function ranChain(fail: string[] = []): Promise<TempFolder> {
+  const workdir = tempFolder({ "chain.oxoflow": CHAIN });
+  const pipeline = await loadPipeline(workdir.path("chain.oxoflow"));
+  const store = openCheckpoint(pipeline.dir, { workflowPath: pipeline.path });
+  let blocked = false;
+  for (const planned of planPipeline(pipeline, { checkpoint: store.data }).jobs) {
+    if (blocked) break;
+    const failed = fail.includes(planned.job.name);
+    if (!failed) workdir.write(Object.fromEntries(planned.job.output.paths.map((path) => [path, `made by ${planned.job.name}\n`])));
+    store.record(planned.job.name, createJobRecord(planned.job, pipeline, { status: failed ? "failed" : "completed", exit_code: failed ? 1 : 0, wall_time_secs: 0.1, retries: 0, command: "true", stderr_tail: "" }));
+    blocked = failed;
+  }
+  store.setConfigSnapshot(configSnapshot(pipeline));
+  store.compact();
+  return workdir;
+}
+
+describe.concurrent("strand dry-run with a checkpoint (Decision 5)", () => {
+  const dryRunIn = (workdir: TempFolder, ...args: string[]) => runStrand(["dry-run", "chain.oxoflow", ...args], { cwd: workdir.dir });
+
+  it("reads .strand/checkpoint.json: recorded jobs are up to date, a changed config key is named", async () => {
+    const workdir = await ranChain();
+    try {
+      const same = await dryRunIn(workdir, "-q");
+      expect(same.stdout).toContain("Checkpoint .strand/checkpoint.json: 3 jobs completed, 0 failed");
+      expect(jobLines(same.stdout).map(([, name, status]) => `${name} ${status}`)).toEqual(["generate skip: outputs up to date", "transform skip: outputs up to date", "summarise skip: outputs up to date"]);
+
+      const changed = await dryRunIn(workdir, "-q", "greeting=bye");
+      expect(changed.stdout).toMatch(/^3 jobs would execute$/m);
+      expect(jobLines(changed.stdout).map(([, name, status]) => `${name} ${status}`)).toEqual([
+        "generate run: config key changed: greeting",
+        "transform run: downstream of generate",
+        "summarise run: downstream of transform",
+      ]);
+      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json", "greeting=bye"));
+      expect(body.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: true, completed: 3, failed: 0 });
+      expect(body.plan.map((job) => [job.name, job.status, job.reason])).toEqual([
+        ["generate", "run", { code: "config-changed", text: "config key changed: greeting" }],
+        ["transform", "run", { code: "downstream", text: "downstream of generate" }],
+        ["summarise", "run", { code: "downstream", text: "downstream of transform" }],
+      ]);
+    } finally {
+      workdir.remove();
+    }
+  });
+
+  it("names an edited rule and a changed input file", async () => {
+    const workdir = await ranChain();
+    try {
+      workdir.write({ "chain.oxoflow": CHAIN.replace("wc -c {input[0]}", "wc -m {input[0]}"), "data/a.txt": "edited by hand\n" });
+      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      expect(body.plan.map((job) => [job.name, job.reason.code, job.reason.text])).toEqual([
+        ["generate", "up-to-date", "outputs up to date"],
+        ["transform", "input-changed", "input changed: data/a.txt"],
+        ["summarise", "rule-changed", "rule definition changed: shell"],
+      ]);
+    } finally {
+      workdir.remove();
+    }
+  });
+
+  it("--retry-failed plans the failed job and what it blocked; JSON counts what was not selected", async () => {
+    const workdir = await ranChain(["transform"]);
+    try {
+      const text = await dryRunIn(workdir, "--retry-failed", "-q");
+      expect(text.stdout).toContain("Checkpoint .strand/checkpoint.json: 1 job completed, 1 failed");
+      expect(text.stdout).toMatch(/^2 jobs would execute; 1 not selected$/m);
+      expect(jobLines(text.stdout).map(([, name, status]) => `${name} ${status}`)).toEqual([
+        "generate skip: not selected (--retry-failed)",
+        "transform run: failed in the last run",
+        "summarise run: downstream of transform",
+      ]);
+      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      expect(body.checkpoint).toMatchObject({ completed: 1, failed: 1 });
+      expect(body.plan.map((job) => job.reason.code)).toEqual(["up-to-date", "failed-before", "never-completed"]);
+    } finally {
+      workdir.remove();
+    }
+  });
+
+  it("an unreadable checkpoint is a warning; dry-run leaves it where it is and writes nothing", async () => {
+    const workdir = tempFolder({ "chain.oxoflow": CHAIN, ".strand/checkpoint.json": "{ torn" });
+    try {
+      const result = await dryRunIn(workdir, "-q");
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toContain("warning [CHECKPOINT] .strand/checkpoint.json is unreadable");
+      expect(result.stderr).toContain("a run would set it aside");
+      expect(jobLines(result.stdout).map(([, , status]) => status)).toEqual(["run: never completed", "run: never completed", "run: never completed"]);
+      expect(readdirSync(join(workdir.dir, ".strand"))).toEqual(["checkpoint.json"]);
+      expect(readFileSync(workdir.path(".strand/checkpoint.json"), "utf8")).toBe("{ torn");
+      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      expect(body.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: true, completed: 0, failed: 0 });
+      expect(body.warnings).toEqual([expect.objectContaining({ code: "CHECKPOINT", severity: "warning" })]);
+    } finally {
+      workdir.remove();
+    }
+  });
+
+  it("without a checkpoint, JSON says so and nothing is created", async () => {
+    const workdir = tempFolder({ "chain.oxoflow": CHAIN });
+    try {
+      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      expect(body.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: false, completed: 0, failed: 0 });
+      expect(existsSync(workdir.path(".strand"))).toBe(false);
+    } finally {
+      workdir.remove();
+    }
   });
 });

@@ -1,10 +1,12 @@
-import { utimesSync } from "node:fs";
+import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderCommand, renderContext } from "../../src/engine/expand/render-command.js";
 import { loadPipelineText } from "../../src/engine/format/load.js";
 import type { Pipeline } from "../../src/engine/format/model.js";
-import { planPipeline, type Plan } from "../../src/engine/run/plan.js";
+import { openCheckpoint, readCheckpoint, type CheckpointData, type CheckpointStore } from "../../src/engine/run/checkpoint.js";
+import { configSnapshot, createJobRecord, type JobOutcome } from "../../src/engine/run/fingerprint.js";
+import { planPipeline, type Plan, type PlanOptions } from "../../src/engine/run/plan.js";
 import { engineError, removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
 
 afterAll(removeTempDirs);
@@ -51,7 +53,7 @@ describe("reasons (Decision 5)", () => {
     const plan = planPipeline(await load(CHAIN));
     expect(summary(plan)).toEqual(["fetch: run (never completed)", "clean: run (never completed)", "report: run (never completed)"]);
     expect(plan.jobs.map((planned) => planned.reason.code)).toEqual(["never-completed", "never-completed", "never-completed"]);
-    expect(plan.counts).toEqual({ total: 3, run: 3, upToDate: 0, conditionFalse: 0 });
+    expect(plan.counts).toEqual({ total: 3, run: 3, upToDate: 0, conditionFalse: 0, notSelected: 0 });
   });
 
   it("jobs whose outputs are newer than their inputs are up to date", async () => {
@@ -86,7 +88,7 @@ describe("reasons (Decision 5)", () => {
     const body = `[config]\ndo_report = false\n\n${CHAIN}when = "config.do_report"\n`;
     const plan = planPipeline(await load(body, { dir }));
     expect(summary(plan)).toEqual(["fetch: skip (outputs up to date)", "clean: skip (outputs up to date)", "report: skip (when condition false)"]);
-    expect(plan.counts).toEqual({ total: 3, run: 0, upToDate: 2, conditionFalse: 1 });
+    expect(plan.counts).toEqual({ total: 3, run: 0, upToDate: 2, conditionFalse: 1, notSelected: 0 });
   });
 
   it("when conditions see each pair's bindings (wildcard.control)", async () => {
@@ -111,6 +113,338 @@ describe("reasons (Decision 5)", () => {
   it("-t plans only the target and what it needs", async () => {
     const plan = planPipeline(await load(CHAIN), { targets: ["clean"] });
     expect(plan.jobs.map((planned) => planned.job.name)).toEqual(["fetch", "clean"]);
+  });
+});
+
+const COMPLETED: JobOutcome = { status: "completed", exit_code: 0, wall_time_secs: 0.1, retries: 0, command: "true", stderr_tail: "" };
+
+/**
+ * Does what a run does, without running commands: plans with the workdir's checkpoint, writes each running
+ * job's outputs, and records the job through the store (journal, then compaction at the end).
+ */
+function simulateRun(pipeline: Pipeline, options: PlanOptions & { fail?: string[] } = {}): CheckpointStore {
+  const store = openCheckpoint(pipeline.dir, { workflowPath: pipeline.path });
+  const plan = planPipeline(pipeline, { ...options, checkpoint: store.data });
+  const { graph } = plan;
+  const notDone = new Set<number>();
+  for (const planned of plan.jobs) {
+    if (!planned.run) continue;
+    // A job behind a failed one is blocked: it does not run and is not recorded.
+    let blocked = false;
+    for (let k = graph.predStart[planned.index]!; k < graph.predStart[planned.index + 1]!; k++) if (notDone.has(graph.pred[k]!)) blocked = true;
+    if (blocked) {
+      notDone.add(planned.index);
+      continue;
+    }
+    const failed = options.fail?.includes(planned.job.name) ?? false;
+    if (failed) notDone.add(planned.index);
+    if (!failed) for (const output of planned.job.output.paths) writeFile(pipeline.dir, output, `made by ${planned.job.name}`);
+    store.record(planned.job.name, createJobRecord(planned.job, pipeline, failed ? { ...COMPLETED, status: "failed", exit_code: 1 } : COMPLETED));
+  }
+  store.setConfigSnapshot(configSnapshot(pipeline));
+  store.compact();
+  return store;
+}
+
+/** Plans against the checkpoint on disk, read-only, as dry-run does. */
+function replan(pipeline: Pipeline, options: PlanOptions = {}): Plan {
+  return planPipeline(pipeline, { ...options, checkpoint: readCheckpoint(pipeline.dir) as CheckpointData });
+}
+
+/** Each job as "name: run|skip code (text)". */
+const coded = (plan: Plan): string[] => plan.jobs.map((planned) => `${planned.job.name}: ${planned.run ? "run" : "skip"} ${planned.reason.code} (${planned.reason.text})`);
+
+const SCORED = `[config]
+threshold = 5
+label = "x"
+
+[[rules]]
+name = "prep"
+input = ["data/a.txt"]
+output = ["prep.txt"]
+shell = "cat {input} > {output}"
+
+[[rules]]
+name = "score"
+input = ["prep.txt"]
+output = ["score.txt"]
+script = "scripts/score.py --t {config.threshold}"
+
+[[rules]]
+name = "report"
+input = ["score.txt"]
+output = ["report.txt"]
+shell = "cp {input} {output}"
+`;
+
+describe("reasons with a checkpoint (§5.6, Decision 5)", () => {
+  /** A workdir after one complete run of SCORED. */
+  async function ranScored(body = SCORED): Promise<{ dir: string; pipeline: Pipeline }> {
+    const dir = tempDir();
+    writeFile(dir, "data/a.txt", "a\n");
+    writeFile(dir, "scripts/score.py", "print('score')\n");
+    const pipeline = await load(body, { dir });
+    simulateRun(pipeline);
+    return { dir, pipeline };
+  }
+
+  it("the first run's jobs have never completed; after it, everything is up to date", async () => {
+    const dir = tempDir();
+    writeFile(dir, "data/a.txt", "a\n");
+    writeFile(dir, "scripts/score.py", "print('score')\n");
+    const pipeline = await load(SCORED, { dir });
+    expect(coded(planPipeline(pipeline, { checkpoint: openCheckpoint(dir).data }))).toEqual([
+      "prep: run never-completed (never completed)",
+      "score: run never-completed (never completed)",
+      "report: run never-completed (never completed)",
+    ]);
+    simulateRun(pipeline);
+    expect(coded(replan(await load(SCORED, { dir })))).toEqual(["prep: skip up-to-date (outputs up to date)", "score: skip up-to-date (outputs up to date)", "report: skip up-to-date (outputs up to date)"]);
+  });
+
+  it("a new rule has never completed; the recorded ones stay up to date", async () => {
+    const { dir } = await ranScored();
+    const plan = replan(await load(`${SCORED}\n[[rules]]\nname = "extra"\ninput = ["report.txt"]\noutput = ["extra.txt"]\nshell = "cp {input} {output}"\n`, { dir }));
+    expect(coded(plan).slice(2)).toEqual(["report: skip up-to-date (outputs up to date)", "extra: run never-completed (never completed)"]);
+  });
+
+  it("an edited shell command is a rule change naming the field, and everything downstream follows", async () => {
+    const { dir } = await ranScored();
+    const plan = replan(await load(SCORED.replace("cat {input} > {output}", "sort {input} > {output}"), { dir }));
+    expect(coded(plan)).toEqual(["prep: run rule-changed (rule definition changed: shell)", "score: run downstream (downstream of prep)", "report: run downstream (downstream of score)"]);
+  });
+
+  it("several changed fields are all named", async () => {
+    const { dir } = await ranScored();
+    const edited = SCORED.replace('shell = "cp {input} {output}"', 'shell = "cp -p {input} {output}"\nparams = { mode = "fast" }\nenvvars = { LC_ALL = "C" }');
+    expect(coded(replan(await load(edited, { dir }))).at(-1)).toBe("report: run rule-changed (rule definition changed: envvars, params, shell)");
+  });
+
+  it("threads and memory are not part of the definition", async () => {
+    const { dir } = await ranScored();
+    const plan = replan(await load(SCORED.replace('shell = "cp {input} {output}"', 'shell = "cp {input} {output}"\nthreads = 8\nmemory = "16G"'), { dir }));
+    expect(plan.counts.run).toBe(0);
+  });
+
+  it("an edited script file is reported apart from the rule", async () => {
+    const { dir, pipeline } = await ranScored();
+    writeFile(dir, "scripts/score.py", "print('better score')\n");
+    expect(coded(replan(pipeline)).slice(1)).toEqual(["score: run script-changed (script file changed: scripts/score.py)", "report: run downstream (downstream of score)"]);
+  });
+
+  it("a changed input file names the file; touching it without changing it changes nothing", async () => {
+    const { dir, pipeline } = await ranScored();
+    const later = Date.now() / 1000 + 3600;
+    utimesSync(join(dir, "data/a.txt"), later, later);
+    // Newer than prep.txt now, but the same content: the checkpoint knows better than the mtime gate.
+    expect(replan(pipeline).counts.run).toBe(0);
+    writeFile(dir, "data/a.txt", "changed\n");
+    expect(coded(replan(pipeline))).toEqual(["prep: run input-changed (input changed: data/a.txt)", "score: run downstream (downstream of prep)", "report: run downstream (downstream of score)"]);
+  });
+
+  it("inputs above the content-hash limit compare by size and time, so touching one counts", async () => {
+    const dir = tempDir();
+    writeFile(dir, "data/a.txt", "a\n");
+    writeFile(dir, "scripts/score.py", "print('score')\n");
+    const pipeline = await load(SCORED, { dir });
+    const store = openCheckpoint(dir);
+    const plan = planPipeline(pipeline, { checkpoint: store.data });
+    for (const planned of plan.jobs) {
+      for (const output of planned.job.output.paths) writeFile(dir, output, "x");
+      store.record(planned.job.name, createJobRecord(planned.job, pipeline, COMPLETED, { hashLimit: 1 }));
+    }
+    store.compact();
+    expect(readCheckpoint(dir)!.jobs.prep!.inputs[0]!.hash).toBeUndefined();
+    const later = Date.now() / 1000 + 3600;
+    utimesSync(join(dir, "data/a.txt"), later, later);
+    expect(coded(replan(pipeline, { manifest: { hashLimit: 1 } }))[0]).toBe("prep: run input-changed (input changed: data/a.txt)");
+  });
+
+  it("a file added to a glob or a folder input, or removed from it, is an input change", async () => {
+    const dir = tempDir();
+    writeFile(dir, "data/a.txt", "a");
+    writeFile(dir, "data/b.txt", "b");
+    writeFile(dir, "index/part1", "1");
+    const body = `[[rules]]\nname = "merge"\ninput = ["data/*.txt"]\noutput = ["merged.txt"]\nshell = "cat {input} > {output}"\n\n[[rules]]\nname = "pack"\ninput = ["index"]\noutput = ["index.tar"]\nshell = "tar cf {output} {input}"\n`;
+    const pipeline = await load(body, { dir });
+    simulateRun(pipeline);
+    expect(replan(pipeline).counts.run).toBe(0);
+    writeFile(dir, "data/c.txt", "c");
+    writeFile(dir, "index/deeper/part2", "2");
+    expect(coded(replan(pipeline))).toEqual(["merge: run input-changed (input changed: data/c.txt (added))", "pack: run input-changed (input changed: index/deeper/part2 (added))"]);
+    simulateRun(pipeline);
+    rmSync(join(dir, "data/a.txt"));
+    expect(coded(replan(pipeline))[0]).toBe("merge: run input-changed (input changed: data/a.txt (removed))");
+  });
+
+  it("a changed config value names the key and re-runs only the rules that reference it", async () => {
+    const { dir } = await ranScored();
+    const plan = replan(await load(SCORED, { dir, overrides: { threshold: "7", label: "unused" } }));
+    expect(coded(plan)).toEqual(["prep: skip up-to-date (outputs up to date)", "score: run config-changed (config key changed: threshold)", "report: run downstream (downstream of score)"]);
+  });
+
+  it("a config value reached through another key counts as a change of the key the rule names", async () => {
+    const dir = tempDir();
+    const body = `[config]\ngenome = "ref/{config.build}.fa"\nbuild = "hg38"\n\n[[rules]]\nname = "align"\noutput = ["a.bam"]\nshell = "bwa {config.genome} > {output}"\n`;
+    simulateRun(await load(body, { dir }));
+    expect(coded(replan(await load(body.replace("hg38", "hg19"), { dir })))).toEqual(["align: run config-changed (config key changed: genome)"]);
+  });
+
+  it("a missing output re-runs its job and what follows", async () => {
+    const { dir, pipeline } = await ranScored();
+    rmSync(join(dir, "score.txt"));
+    expect(coded(replan(pipeline)).slice(1)).toEqual(["score: run outputs-missing (outputs missing: score.txt)", "report: run downstream (downstream of score)"]);
+  });
+
+  it("a job that failed in the last run runs again, and so does what was blocked behind it", async () => {
+    const dir = tempDir();
+    writeFile(dir, "data/a.txt", "a\n");
+    writeFile(dir, "scripts/score.py", "print('score')\n");
+    const pipeline = await load(SCORED, { dir });
+    const store = simulateRun(pipeline, { fail: ["score"] });
+    expect(store.data.jobs.score).toMatchObject({ status: "failed", exit_code: 1 });
+    expect(coded(replan(pipeline))).toEqual(["prep: skip up-to-date (outputs up to date)", "score: run failed-before (failed in the last run)", "report: run never-completed (never completed)"]);
+  });
+
+  it("--rerun forces and a false when condition skips, checkpoint or not", async () => {
+    const { dir } = await ranScored();
+    const pipeline = await load(SCORED.replace('shell = "cp {input} {output}"', 'shell = "cp {input} {output}"\nwhen = "config.threshold > 10"'), { dir });
+    expect(coded(replan(pipeline, { rerun: true }))).toEqual(["prep: run forced (forced (--rerun))", "score: run forced (forced (--rerun))", "report: skip condition-false (when condition false)"]);
+  });
+
+  it("a rebuilt reference re-runs the rules that use its config key", async () => {
+    const dir = tempDir();
+    const body = `[[references]]\nname = "genome_index"\nsource = "g.fa"\noutput = "g.fa.fai"\nbuild = "samtools faidx {source}"\n\n[[rules]]\nname = "call"\noutput = ["calls.vcf"]\nshell = "caller --fai {config.genome_index} > {output}"\n\n[[rules]]\nname = "other"\noutput = ["other.txt"]\nshell = "echo > {output}"\n`;
+    const pipeline = await load(body, { dir });
+    simulateRun(pipeline);
+    expect(coded(replan(pipeline, { rebuiltReferences: ["genome_index"] }))).toEqual(["call: run input-changed (reference rebuilt: genome_index)", "other: skip up-to-date (outputs up to date)"]);
+  });
+});
+
+describe("temporary outputs and tombstones (§5.7, Decision 4)", () => {
+  const TEMPS = `[[rules]]
+name = "unpack"
+input = ["in.txt"]
+output = ["unpacked.txt"]
+shell = "cp {input} {output}"
+temporary = true
+
+[[rules]]
+name = "trim"
+input = ["unpacked.txt"]
+output = ["trimmed.txt"]
+shell = "cp {input} {output}"
+temporary = true
+
+[[rules]]
+name = "count"
+input = ["trimmed.txt"]
+output = ["count.txt"]
+shell = "wc -l {input} > {output}"
+
+[[rules]]
+name = "size"
+input = ["trimmed.txt"]
+output = ["size.txt"]
+shell = "wc -c {input} > {output}"
+`;
+
+  /** A workdir after a complete run whose temporary outputs were then deleted and tombstoned. */
+  async function ranAndCleaned(): Promise<{ dir: string; pipeline: Pipeline }> {
+    const dir = tempDir();
+    writeFile(dir, "in.txt", "data\n");
+    const pipeline = await load(TEMPS, { dir });
+    const store = simulateRun(pipeline);
+    for (const [job, path] of [["unpack", "unpacked.txt"], ["trim", "trimmed.txt"]] as const) {
+      rmSync(join(dir, path));
+      store.tombstone(job, [path]);
+    }
+    store.compact();
+    return { dir, pipeline };
+  }
+
+  it("deleted temporaries alone do not re-run anything", async () => {
+    const { pipeline } = await ranAndCleaned();
+    expect(coded(replan(pipeline))).toEqual([
+      "unpack: skip up-to-date (up to date (temporary outputs removed))",
+      "trim: skip up-to-date (up to date (temporary outputs removed))",
+      "count: skip up-to-date (outputs up to date)",
+      "size: skip up-to-date (outputs up to date)",
+    ]);
+  });
+
+  it("a consumer that must run has its deleted inputs made again, up the chain; other consumers stay", async () => {
+    const { pipeline } = await ranAndCleaned();
+    const edited = await load(TEMPS.replace("wc -l {input}", "wc -w {input}"), { dir: pipeline.dir });
+    expect(coded(replan(edited))).toEqual([
+      "unpack: run upstream (upstream of trim)",
+      "trim: run upstream (upstream of count)",
+      "count: run rule-changed (rule definition changed: shell)",
+      "size: skip up-to-date (outputs up to date)",
+    ]);
+  });
+
+  it("an output deleted that was not tombstoned is missing", async () => {
+    const { dir, pipeline } = await ranAndCleaned();
+    rmSync(join(dir, "count.txt"));
+    expect(coded(replan(pipeline)).slice(1, 3)).toEqual(["trim: run upstream (upstream of count)", "count: run outputs-missing (outputs missing: count.txt)"]);
+  });
+});
+
+describe("--retry-failed / --resume-failed", () => {
+  const WIDE = `[[sample_groups]]
+name = "g"
+samples = ["S1", "S2"]
+
+[[rules]]
+name = "trim"
+input = ["raw/{sample}.fq"]
+output = ["trimmed/{sample}.fq"]
+shell = "cp {input} {output}"
+temporary = true
+
+[[rules]]
+name = "align"
+input = ["trimmed/{sample}.fq"]
+output = ["aligned/{sample}.bam"]
+shell = "cp {input} {output}"
+
+[[rules]]
+name = "merge"
+input = ["aligned/S1.bam", "aligned/S2.bam"]
+output = ["merged.bam"]
+shell = "cat {input} > {output}"
+`;
+
+  it("runs only the failed jobs, what follows them and producers of missing inputs", async () => {
+    const dir = tempDir();
+    writeFile(dir, "raw/S1.fq", "1");
+    writeFile(dir, "raw/S2.fq", "2");
+    const pipeline = await load(WIDE, { dir });
+    const store = simulateRun(pipeline, { fail: ["align_g_S2"] });
+    rmSync(join(dir, "trimmed/S2.fq"));
+    store.tombstone("trim_g_S2", ["trimmed/S2.fq"]);
+    store.compact();
+    const expected = [
+      "trim_g_S1: skip not-selected (not selected (--retry-failed))",
+      "trim_g_S2: run upstream (upstream of align_g_S2)",
+      "align_g_S1: skip not-selected (not selected (--retry-failed))",
+      "align_g_S2: run failed-before (failed in the last run)",
+      "merge: run downstream (downstream of align_g_S2)",
+    ];
+    const plan = replan(pipeline, { retryFailed: true });
+    expect(coded(plan)).toEqual(expected);
+    expect(plan.counts).toEqual({ total: 5, run: 3, upToDate: 0, conditionFalse: 0, notSelected: 2 });
+    expect(coded(replan(pipeline, { resumeFailed: true }))).toEqual(expected.map((line) => line.replace("--retry-failed", "--resume-failed")));
+  });
+
+  it("with nothing failed, nothing is selected", async () => {
+    const dir = tempDir();
+    writeFile(dir, "raw/S1.fq", "1");
+    writeFile(dir, "raw/S2.fq", "2");
+    const pipeline = await load(WIDE, { dir });
+    simulateRun(pipeline);
+    expect(replan(pipeline, { retryFailed: true }).counts).toMatchObject({ run: 0, notSelected: 5 });
   });
 });
 

@@ -9,11 +9,13 @@ import { criticalPath, buildGraph, type JobGraph } from "../../engine/dag/graph.
 import { selectJobs } from "../../engine/dag/select.js";
 import { expandPipeline, type Job } from "../../engine/expand/expand.js";
 import { renderCommand, renderContext, renderJobText, type RenderContext } from "../../engine/expand/render-command.js";
-import { EngineError } from "../../engine/findings.js";
+import { EngineError, makeFinding, type Finding } from "../../engine/findings.js";
 import { substituteConfig } from "../../engine/format/config.js";
 import type { Pipeline } from "../../engine/format/model.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentSpec } from "../../engine/format/rule-settings.js";
+import { CHECKPOINT_FILE, readCheckpoint, type CheckpointData } from "../../engine/run/checkpoint.js";
 import { planPipeline, type Plan } from "../../engine/run/plan.js";
+import { applyReentries } from "../../engine/run/reentry.js";
 import { optionValue, optionValues, UsageError, type OptionSpec } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
 import { displayPath, findingJson, formatFinding, paint, printJson, type Output } from "../print.js";
@@ -59,29 +61,67 @@ function referenceBuilds(pipeline: Pipeline): { name: string; output: string; bu
   });
 }
 
-const DRY_RUN_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, ...SELECTION_OPTIONS, { name: "rerun", description: "plan every selected job, even when up to date" }];
+const DRY_RUN_OPTIONS: OptionSpec[] = [
+  ...PIPELINE_OPTIONS,
+  ...SELECTION_OPTIONS,
+  { name: "rerun", description: "plan every selected job, even when up to date" },
+  { name: "retry-failed", description: "plan only the jobs that failed in the last run, what depends on them and missing inputs" },
+  { name: "resume-failed", description: "the same as --retry-failed" },
+];
+
+/** What the checkpoint held, for the plan's header and JSON. */
+interface CheckpointSummary {
+  path: string;
+  found: boolean;
+  completed: number;
+  failed: number;
+}
+
+function summarise(checkpoint: CheckpointData | undefined): CheckpointSummary {
+  let completed = 0;
+  let failed = 0;
+  for (const record of Object.values(checkpoint?.jobs ?? {})) {
+    if (record.status === "completed") completed++;
+    else failed++;
+  }
+  return { path: CHECKPOINT_FILE, found: checkpoint !== undefined, completed, failed };
+}
 
 export const dryRunCommand: Command = {
-  usage: "strand dry-run [WORKFLOW] [-t RULE] [--module NAME] [--samples LIST] [--rerun] [--json] [KEY=VALUE…]",
+  usage: "strand dry-run [WORKFLOW] [-t RULE] [--module NAME] [--samples LIST] [--rerun] [--retry-failed] [--json] [KEY=VALUE…]",
   options: DRY_RUN_OPTIONS,
   async run(args, output) {
     const { pipeline, path } = await loadFromArgs(args, DRY_RUN_OPTIONS);
-    const plan = planPipeline(pipeline, { targets: optionValues(args, "target"), module: optionValue(args, "module"), rerun: args.flags.has("rerun") });
+    // Read-only: a dry-run never sets an unreadable checkpoint aside or writes anything; it only warns.
+    const checkpointWarnings: Finding[] = [];
+    const checkpoint = readCheckpoint(pipeline.dir, { warn: (message) => checkpointWarnings.push(makeFinding("CHECKPOINT", "warning", message)) });
+    // Samples and pairs added by checkpoint rules in earlier runs are part of the pipeline a run would plan.
+    if (checkpoint && checkpoint.reentries.length > 0) applyReentries(pipeline, checkpoint.reentries);
+    const plan = planPipeline(pipeline, {
+      targets: optionValues(args, "target"),
+      module: optionValue(args, "module"),
+      rerun: args.flags.has("rerun"),
+      checkpoint,
+      retryFailed: args.flags.has("retry-failed"),
+      resumeFailed: args.flags.has("resume-failed"),
+    });
+    plan.warnings.unshift(...checkpointWarnings);
+    const summary = summarise(checkpoint);
     const context = renderContext(pipeline);
     const builds = referenceBuilds(pipeline);
     const rendered = new Map<number, RenderedJob>();
     for (const entry of plan.jobs) rendered.set(entry.index, tryRender(entry.job, context, pipeline));
     const refused = [...rendered.values()].filter((job) => job.error);
     if (args.flags.has("json")) {
-      printJson(output, dryRunJson(plan, path, output, rendered, builds));
+      printJson(output, dryRunJson(plan, path, output, rendered, builds, summary));
       return refused.length > 0 ? 1 : 0;
     }
-    printDryRun(plan, path, output, rendered, builds, args.flags.has("quiet"));
+    printDryRun(plan, path, output, rendered, builds, summary, args.flags.has("quiet"));
     return refused.length > 0 ? 1 : 0;
   },
 };
 
-function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReturnType<typeof referenceBuilds>) {
+function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReturnType<typeof referenceBuilds>, checkpoint: CheckpointSummary) {
   const { pipeline } = plan;
   return {
     schema_version: 1,
@@ -91,6 +131,8 @@ function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<numb
     would_run: plan.counts.run,
     up_to_date: plan.counts.upToDate,
     skipped: plan.counts.conditionFalse,
+    not_selected: plan.counts.notSelected,
+    checkpoint,
     execution_order: plan.jobs.filter((entry) => entry.run).map((entry) => entry.job.name),
     plan: plan.jobs.map((entry) => {
       const job = entry.job;
@@ -119,12 +161,17 @@ function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<numb
   };
 }
 
-function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReturnType<typeof referenceBuilds>, quiet: boolean): void {
+function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReturnType<typeof referenceBuilds>, checkpoint: CheckpointSummary, quiet: boolean): void {
   const { pipeline, counts } = plan;
   const samples = pipeline.sample_groups.reduce((sum, group) => sum + group.samples.length, 0);
   for (const warning of [...pipeline.warnings, ...plan.warnings]) output.err(formatFinding(output, warning));
   output.out(`Plan for ${pipeline.workflow.name} (${displayPath(output, path)}): ${counts.total} jobs in ${plan.graph.levelCount} levels` + (samples > 0 || pipeline.pairs.length > 0 ? `; ${count(samples, "sample")} in ${count(pipeline.sample_groups.length, "group")}, ${count(pipeline.pairs.length, "pair")}` : ""));
-  const skipped = [counts.upToDate > 0 ? `${counts.upToDate} up to date` : "", counts.conditionFalse > 0 ? `${counts.conditionFalse} skipped (when condition false)` : ""].filter(Boolean);
+  if (checkpoint.found) output.out(`Checkpoint ${checkpoint.path}: ${count(checkpoint.completed, "job")} completed, ${checkpoint.failed} failed`);
+  const skipped = [
+    counts.upToDate > 0 ? `${counts.upToDate} up to date` : "",
+    counts.conditionFalse > 0 ? `${counts.conditionFalse} skipped (when condition false)` : "",
+    counts.notSelected > 0 ? `${counts.notSelected} not selected` : "",
+  ].filter(Boolean);
   output.out(paint(output, "bold", `${counts.run} jobs would execute`) + (skipped.length > 0 ? `; ${skipped.join("; ")}` : ""));
   const toBuild = builds.filter((build) => build.build);
   if (builds.length > 0) {

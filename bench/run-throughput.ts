@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:run`: how fast `strand run` gets through many tiny jobs, and what the engine itself costs.
+ *
+ * For N = 1,000 and 10,000 it generates one rule over N values (each job `touch`es its own output) and runs
+ * `strand run -j 4` in a fresh workdir. The baseline starts the same N `bash -c 'touch …'` processes from
+ * Node at concurrency 4 with nothing else around them; engine overhead per job = (strand wall − baseline
+ * wall) / N: the extra time a user waits per job because the engine plans, schedules, logs and records it
+ * (start-up and planning included). Where `snakemake` is installed it runs the equivalent
+ * Snakefile (`snakemake -j 4`) and prints the throughput ratio. Options: `--jobs N[,N…]`, `--no-snakemake`.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(import.meta.url);
+const STRAND_BIN = join(here, "..", "..", "bin", "strand.js");
+const CONCURRENCY = 4;
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+function writePipeline(dir: string, jobs: number): void {
+  const values = Array.from({ length: jobs }, (_, i) => `"v${i}"`).join(", ");
+  writeFileSync(
+    join(dir, "main.oxoflow"),
+    `[workflow]\nname = "bench-run"\nversion = "1.0"\n\n[[values]]\nname = "i"\nvalues = [${values}]\n\n[[rules]]\nname = "noop"\noutput = ["out/{i}.txt"]\nshell = "touch {output}"\n`,
+  );
+  mkdirSync(join(dir, "out"), { recursive: true });
+}
+
+function writeSnakefile(dir: string, jobs: number): void {
+  writeFileSync(
+    join(dir, "Snakefile"),
+    `IDS = [f"v{i}" for i in range(${jobs})]\n\nrule all:\n    input: expand("out/{i}.txt", i=IDS)\n\nrule noop:\n    output: "out/{i}.txt"\n    shell: "touch {output}"\n`,
+  );
+}
+
+function timed(command: string, args: string[], cwd: string): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status}): ${String(result.stderr).slice(-2000)}`);
+  return ms;
+}
+
+/** N bash processes at a concurrency of 4, started from Node with no engine around them. */
+async function baseline(dir: string, jobs: number): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs) {
+      const i = next++;
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn("bash", ["-c", `touch out/b${i}.txt`], { cwd: dir, stdio: "ignore", detached: true });
+        child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
+        child.on("error", reject);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return performance.now() - started;
+}
+
+function hasSnakemake(): boolean {
+  return !process.argv.includes("--no-snakemake") && spawnSync("snakemake", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+async function main(): Promise<void> {
+  const sizes = (option("jobs") ?? "1000,10000").split(",").map(Number);
+  const snakemake = hasSnakemake();
+  console.log(`strand run throughput — ${cpus()[0]?.model ?? "cpu"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, -j ${CONCURRENCY}`);
+  const rows: string[][] = [["jobs", "strand wall", "jobs/s", "baseline wall", "engine overhead/job", "snakemake wall", "snakemake jobs/s", "ratio"]];
+  for (const jobs of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), "strand-bench-run-"));
+    try {
+      writePipeline(dir, jobs);
+      const strandMs = timed(process.execPath, [STRAND_BIN, "run", "-j", String(CONCURRENCY), "--quiet"], dir);
+      if (readdirSync(join(dir, "out")).length !== jobs) throw new Error("strand did not make every output");
+      const baseMs = await baseline(dir, jobs);
+      const overheadMs = Math.max(0, (strandMs - baseMs) / jobs);
+      const row = [jobs.toLocaleString("en-US"), `${(strandMs / 1000).toFixed(2)} s`, (jobs / (strandMs / 1000)).toFixed(0), `${(baseMs / 1000).toFixed(2)} s`, `${overheadMs.toFixed(2)} ms`];
+      if (snakemake) {
+        const smDir = mkdtempSync(join(tmpdir(), "strand-bench-snakemake-"));
+        try {
+          writeSnakefile(smDir, jobs);
+          const smMs = timed("snakemake", ["-j", String(CONCURRENCY), "--quiet"], smDir);
+          row.push(`${(smMs / 1000).toFixed(2)} s`, (jobs / (smMs / 1000)).toFixed(0), `${(smMs / strandMs).toFixed(1)}×`);
+        } finally {
+          rmSync(smDir, { recursive: true, force: true });
+        }
+      } else row.push("–", "–", "–");
+      rows.push(row);
+      console.log(`  ${jobs} jobs: strand ${row[1]} (${row[2]} jobs/s), overhead ${row[4]} per job${snakemake ? `, snakemake ${row[5]} (${row[7]} faster)` : ""}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  console.log("");
+  for (const row of rows) console.log(`| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`);
+  if (!snakemake) console.log("\nsnakemake is not installed: the comparison was skipped (apt-get install snakemake).");
+  console.log("\ngoals: engine overhead < 5 ms per job; at least 10× Snakemake's throughput.");
+}
+
+await main();

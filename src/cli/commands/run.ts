@@ -1,0 +1,171 @@
+/**
+ * `strand run`: executes a pipeline locally or on an HPC scheduler. Progress goes to stderr; `--json`
+ * prints one summary object on stdout. SIGINT/SIGTERM cancel (exit 130/143), SIGUSR1 pauses and SIGUSR2
+ * resumes. The event log (`.strand/runs/<run id>/events.jsonl` or `--events FILE`) records everything.
+ */
+import { relative } from "node:path";
+import type { Cluster } from "../../engine/format/model.js";
+import { memoryToMegabytes } from "../../engine/format/rule-settings.js";
+import { parseDuration } from "../../engine/run/durations.js";
+import type { JobExecutor } from "../../engine/run/executor.js";
+import { startRun, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
+import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
+import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
+import { displayPath, paint, printJson, type Output } from "../print.js";
+import { ProgressDisplay } from "../run/progress.js";
+import type { Command } from "./command.js";
+
+const EXECUTORS: ExecutorKind[] = ["local", "slurm", "pbs", "sge", "lsf"];
+
+const RUN_OPTIONS: OptionSpec[] = [
+  ...PIPELINE_OPTIONS,
+  ...SELECTION_OPTIONS,
+  { name: "jobs", short: "j", value: true, placeholder: "N", description: "jobs at once (default 1)" },
+  { name: "keep-going", short: "k", description: "keep running independent jobs after a failure" },
+  { name: "max-threads", value: true, placeholder: "N", description: "thread budget for local jobs (default: CPU count)" },
+  { name: "max-memory", value: true, placeholder: "MB", description: "memory budget for local jobs, MB or 8G (default: machine RAM)" },
+  { name: "retry", short: "r", value: true, placeholder: "N", description: "extra attempts for every job (a rule's retries wins when larger)" },
+  { name: "timeout", value: true, placeholder: "DURATION", description: "per-attempt time limit: seconds or 30m, 1h (0 = none) when a rule sets no time_limit" },
+  { name: "rerun", description: "run every selected job, up to date or not" },
+  { name: "retry-failed", description: "run only the jobs that failed last time, and what depends on them" },
+  { name: "resume-failed", description: "same as --retry-failed (oxo-flow's name)" },
+  { name: "run-id", value: true, placeholder: "ID", description: "the run's id (default: time-based)" },
+  { name: "events", value: true, placeholder: "FILE", description: "write the event log here (default .strand/runs/<run id>/events.jsonl)" },
+  { name: "executor", value: true, placeholder: "NAME", description: "local (default), slurm, pbs, sge or lsf (default from the profile's [cluster])" },
+  { name: "max-submitted", value: true, placeholder: "N", description: "scheduler jobs in flight at once (default 50)" },
+  { name: "poll-interval", value: true, placeholder: "DURATION", description: "how often to ask the scheduler about jobs (default 5s)" },
+  { name: "skip-env-setup", description: "do not create environments (conda, venv, images); use them as they are" },
+  { name: "skip-ref-build", description: "do not build [[references]]" },
+  { name: "quiet", short: "q", description: "do not list up-to-date jobs" },
+];
+
+function integerOption(args: ParsedArgs, name: string, minimum = 0): number | undefined {
+  const text = optionValue(args, name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < minimum) throw new UsageError(`--${name} needs a whole number of at least ${minimum}, got '${text}'`);
+  return value;
+}
+
+function durationOption(args: ParsedArgs, name: string): number | undefined {
+  const text = optionValue(args, name);
+  if (text === undefined) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--${name} needs seconds or a duration like 30s, 30m, 1h, got '${text}'`);
+  return ms;
+}
+
+function memoryOption(args: ParsedArgs): number | undefined {
+  const text = optionValue(args, "max-memory");
+  if (text === undefined) return undefined;
+  const mb = memoryToMegabytes(text);
+  if (mb === undefined || mb <= 0) throw new UsageError(`--max-memory needs megabytes or a size like 8G, got '${text}'`);
+  return mb;
+}
+
+async function clusterExecutor(kind: Exclude<ExecutorKind, "local">, context: { workdir: string; runDir: string; cluster: Cluster; maxSubmitted?: number; pollIntervalMs?: number; log: (message: string) => void }): Promise<JobExecutor> {
+  const { ClusterExecutor } = await import("../../engine/run/cluster/cluster-executor.js");
+  return new ClusterExecutor({
+    backend: kind,
+    cluster: { ...context.cluster, max_submitted: context.maxSubmitted ?? context.cluster.max_submitted },
+    workdir: context.workdir,
+    runDir: context.runDir,
+    pollIntervalMs: context.pollIntervalMs,
+    log: context.log,
+  });
+}
+
+export const runCommand: Command = {
+  usage: "strand run [WORKFLOW] [KEY=VALUE…] [-j N] [-k] [-t RULE] [--rerun | --retry-failed] [--executor slurm] [--events FILE] [--run-id ID]",
+  options: RUN_OPTIONS,
+  async run(args, output) {
+    const executor = optionValue(args, "executor");
+    if (executor !== undefined && !EXECUTORS.includes(executor as ExecutorKind)) throw new UsageError(`unknown executor '${executor}'`, `use one of ${EXECUTORS.join(", ")}`);
+    const options = {
+      jobs: integerOption(args, "jobs", 0),
+      keepGoing: args.flags.has("keep-going"),
+      maxThreads: integerOption(args, "max-threads", 1),
+      maxMemoryMb: memoryOption(args),
+      retry: integerOption(args, "retry", 0),
+      timeoutMs: durationOption(args, "timeout"),
+      targets: optionValues(args, "target"),
+      module: optionValue(args, "module"),
+      rerun: args.flags.has("rerun"),
+      retryFailed: args.flags.has("retry-failed"),
+      resumeFailed: args.flags.has("resume-failed"),
+      runId: optionValue(args, "run-id"),
+      eventsPath: optionValue(args, "events"),
+      executor: executor as ExecutorKind | undefined,
+      maxSubmitted: integerOption(args, "max-submitted", 1),
+      pollIntervalMs: durationOption(args, "poll-interval"),
+      skipEnvSetup: args.flags.has("skip-env-setup"),
+      skipRefBuild: args.flags.has("skip-ref-build"),
+      argv: maskArgv(process.argv.slice(2)),
+    };
+    if (options.rerun && (options.retryFailed || options.resumeFailed)) throw new UsageError("--rerun and --retry-failed contradict each other", "use one of them");
+    const { pipeline, path } = await loadFromArgs(args, RUN_OPTIONS);
+    const json = args.flags.has("json");
+    const progress = new ProgressDisplay(output, process.stderr.isTTY === true && !json, args.flags.has("quiet"));
+    const controller = startRun(pipeline, { ...options, onEvent: (event) => progress.show(event), clusterExecutor });
+    let signalled: NodeJS.Signals | undefined;
+    const onCancel = (signal: NodeJS.Signals) => () => {
+      if (signalled) {
+        controller.cancel(`second ${signal}: killing now`, 0);
+        return;
+      }
+      signalled = signal;
+      controller.cancel(`received ${signal}`);
+    };
+    const handlers: [NodeJS.Signals, () => void][] = [
+      ["SIGINT", onCancel("SIGINT")],
+      ["SIGTERM", onCancel("SIGTERM")],
+      ["SIGUSR1", () => controller.pause()],
+      ["SIGUSR2", () => controller.resume()],
+    ];
+    for (const [signal, handler] of handlers) process.on(signal, handler);
+    let result: RunResult;
+    try {
+      result = await controller.result;
+    } finally {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      progress.stop();
+    }
+    printSummary(output, result, path);
+    if (json) {
+      printJson(output, {
+        command: "run",
+        status: result.status,
+        workflow: path,
+        run_id: result.runId,
+        events: result.eventsPath,
+        error: result.error ?? null,
+        results: {
+          succeeded: result.counts.succeeded,
+          skipped: result.counts.skipped,
+          failed: result.counts.failed,
+          non_required_failed: result.counts.non_required_failed,
+          blocked: result.counts.blocked + result.counts.not_started,
+        },
+      });
+    }
+    if (result.status === "cancelled") return signalled === "SIGTERM" ? 143 : signalled === "SIGINT" ? 130 : 1;
+    return result.status === "completed" ? 0 : 1;
+  },
+};
+
+function printSummary(output: Output, result: RunResult, path: string): void {
+  const c = result.counts;
+  const parts = [`${c.succeeded} succeeded`, `${c.skipped + c.blocked + c.not_started} skipped`, `${c.failed} failed`];
+  if (c.non_required_failed > 0) parts.push(`${c.non_required_failed} non-required failed`);
+  if (result.error) output.err(`${paint(output, "red", "✗")} ${result.error}`);
+  const mark = result.status === "completed" ? paint(output, "green", "Done:") : result.status === "cancelled" ? paint(output, "yellow", "Cancelled:") : paint(output, "red", "Failed:");
+  output.err(`${mark} ${parts.join(", ")} (${(result.durationMs / 1000).toFixed(1)}s)`);
+  output.err(`  events: ${displayPath(output, result.eventsPath)}  ·  logs: ${displayPath(output, result.runDir)}/jobs/  ·  workflow: ${displayPath(output, path)}`);
+  if (result.status === "failed" && c.failed > 0) output.err(`  retry only what failed: strand run ${relative(output.cwd, path) || "."} --retry-failed`);
+}
+
+/** Hides values of `--arg KEY=VALUE` and `KEY=VALUE` whose key looks secret. */
+function maskArgv(argv: string[]): string[] {
+  return argv.map((item) => item.replace(/^((?:--arg=)?[A-Za-z0-9_]*(?:secret|password|token|key)[A-Za-z0-9_]*=).+$/i, "$1***"));
+}

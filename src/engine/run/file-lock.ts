@@ -1,0 +1,87 @@
+/**
+ * Cross-process locks as files. Node has no flock, so a lock is a file created atomically (link) that holds
+ * the owner's pid, host and start time; a lock whose owner process is gone on this host is stale and is
+ * taken over. Used for the workdir lock and for environment set-up.
+ */
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+
+export interface LockOwner {
+  pid: number;
+  host: string;
+  started_at: string;
+  /** What holds it, e.g. "strand run (run 2026-11-21T10-00-00-ab12)". */
+  purpose: string;
+}
+
+export interface HeldLock {
+  path: string;
+  release(): void;
+}
+
+/** The owner recorded in a lock file, or undefined when the file is missing or unreadable. */
+export function lockOwner(path: string): LockOwner | undefined {
+  try {
+    const owner = JSON.parse(readFileSync(path, "utf8")) as LockOwner;
+    return typeof owner.pid === "number" ? owner : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ownerAlive(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return true; // cannot tell for another host: assume it is held
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes the lock now, or returns the live owner that holds it. Stale locks are taken over. */
+export function tryLock(path: string, purpose: string): HeldLock | { heldBy: LockOwner } {
+  mkdirSync(dirname(path), { recursive: true });
+  for (let round = 0; round < 3; round++) {
+    // The owner is written to a private file first and linked into place: the lock never exists half-written.
+    const owner: LockOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), purpose };
+    const pending = `${path}.${process.pid}.${round}.tmp`;
+    writeFileSync(pending, JSON.stringify(owner));
+    try {
+      linkSync(pending, path);
+      rmSync(pending, { force: true });
+      let released = false;
+      return {
+        path,
+        release() {
+          if (released) return;
+          released = true;
+          if (lockOwner(path)?.pid === process.pid) rmSync(path, { force: true });
+        },
+      };
+    } catch (error) {
+      rmSync(pending, { force: true });
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = lockOwner(path);
+      if (holder && ownerAlive(holder)) return { heldBy: holder };
+      // Stale (owner gone) or unreadable: remove and try again.
+      rmSync(path, { force: true });
+    }
+  }
+  const owner = lockOwner(path);
+  return { heldBy: owner ?? { pid: -1, host: hostname(), started_at: "", purpose: "unknown" } };
+}
+
+/** Waits for the lock, polling, until `timeoutMs` passes; throws an Error naming the holder on time-out. */
+export async function waitForLock(path: string, purpose: string, timeoutMs: number, pollMs = 200): Promise<HeldLock> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = tryLock(path, purpose);
+    if ("release" in result) return result;
+    if (Date.now() >= deadline) {
+      throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${path}, held by pid ${result.heldBy.pid} (${result.heldBy.purpose})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}

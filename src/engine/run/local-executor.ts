@@ -1,0 +1,194 @@
+/**
+ * Runs job attempts on this machine: `bash -c` in a process group of its own (so the whole tree can be
+ * paused, resumed, timed out and cancelled with one signal), stdin closed, stdout and stderr appended to
+ * the job's log files. CPU time comes from bash's `times` at exit; peak memory from sampling /proc.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { constants as osConstants } from "node:os";
+import type { AttemptCallbacks, AttemptResult, JobExecutor, JobSpec } from "./executor.js";
+import { ProcessGroupSampler } from "./process-sampler.js";
+
+/** Exit code of an attempt that ran out of time, as GNU timeout reports it. */
+export const TIMEOUT_EXIT_CODE = 124;
+
+interface Running {
+  pgid: number;
+  cancelled: boolean;
+  timedOut: boolean;
+  killTimer?: NodeJS.Timeout;
+  /** The time limit: paused jobs do not use it up, so the timer stops while the run is paused. */
+  limit?: { remainingMs: number; startedAt: number; timer?: NodeJS.Timeout; onExpiry: () => void };
+}
+
+/** Sends a signal to a whole process group; a group that is already gone is not an error. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses the two lines of bash's `times` (shell, then children): user and system of each, summed, in ms. */
+export function parseBashTimes(text: string): number | undefined {
+  let total = 0;
+  let seen = 0;
+  for (const match of text.matchAll(/(\d+)m(\d+(?:\.\d+)?)s/g)) {
+    total += Number(match[1]) * 60_000 + Number(match[2]) * 1000;
+    seen++;
+  }
+  return seen === 4 ? Math.round(total) : undefined;
+}
+
+export interface LocalExecutorOptions {
+  /** Milliseconds between SIGTERM and SIGKILL when an attempt times out (default 2 s). */
+  timeoutGraceMs?: number;
+  /** Extra environment variables for every job. */
+  env?: Record<string, string>;
+  sampler?: ProcessGroupSampler;
+}
+
+/** The executor for `strand run` without a cluster. */
+export class LocalExecutor implements JobExecutor {
+  readonly kind = "local" as const;
+  private readonly running = new Set<Running>();
+  private readonly sampler: ProcessGroupSampler;
+  private paused = false;
+
+  constructor(private readonly options: LocalExecutorOptions = {}) {
+    this.sampler = options.sampler ?? new ProcessGroupSampler();
+  }
+
+  async run(spec: JobSpec, callbacks: AttemptCallbacks): Promise<AttemptResult> {
+    // The job runner usually made the folder already; this covers other callers.
+    if (!existsSync(dirname(spec.stderrPath))) mkdirSync(dirname(spec.stderrPath), { recursive: true });
+    if (!existsSync(dirname(spec.stdoutPath))) mkdirSync(dirname(spec.stdoutPath), { recursive: true });
+    const timesPath = `${spec.stderrPath}.times`;
+    rmSync(timesPath, { force: true });
+    if (spec.attempt > 1) appendFileSync(spec.stderrPath, `[strand] attempt ${spec.attempt}\n`);
+    const started = performance.now();
+    // The trap reports CPU time of the shell and every child it waited for; a command that replaces the
+    // shell (exec) or sets its own EXIT trap simply leaves the figure to the /proc sampler.
+    const text = `trap 'times > "$STRAND_JOB_TIMES" 2>/dev/null' EXIT\n${spec.command}`;
+    // node's spawn with file descriptors we open ourselves: a job start is on the hot path of every run,
+    // and this is measurably cheaper than a wrapper that opens the log files and buffers for us.
+    const stdoutFd = openSync(spec.stdoutPath, "a");
+    const stderrFd = spec.stderrPath === spec.stdoutPath ? stdoutFd : openSync(spec.stderrPath, "a");
+    let child: ChildProcess;
+    try {
+      child = spawn("bash", ["-c", text], {
+        cwd: spec.cwd,
+        detached: true,
+        stdio: ["ignore", stdoutFd, stderrFd],
+        env: { ...process.env, ...this.options.env, STRAND_JOB_NAME: spec.name, STRAND_JOB_TIMES: timesPath },
+      });
+    } finally {
+      closeSync(stdoutFd);
+      if (stderrFd !== stdoutFd) closeSync(stderrFd);
+    }
+    const exited = new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once("error", (error) => resolve({ exitCode: null, signal: null, error }));
+      child.once("exit", (exitCode, signal) => resolve({ exitCode, signal }));
+    });
+    const pid = child.pid;
+    if (pid === undefined) {
+      const result = await exited;
+      return { status: "failed", exitCode: 127, wallMs: performance.now() - started, message: `could not start bash: ${result.error?.message ?? "unknown error"}` };
+    }
+    const entry: Running = { pgid: pid, cancelled: false, timedOut: false };
+    this.running.add(entry);
+    this.sampler.watch(pid);
+    if (this.paused) signalGroup(pid, "SIGSTOP");
+    callbacks.started();
+    if (spec.timeLimitMs !== undefined && spec.timeLimitMs > 0) {
+      entry.limit = {
+        remainingMs: spec.timeLimitMs,
+        startedAt: Date.now(),
+        onExpiry: () => {
+          entry.timedOut = true;
+          this.terminate(entry, this.options.timeoutGraceMs ?? 2000);
+        },
+      };
+      if (!this.paused) armLimit(entry);
+    }
+    const result = await exited;
+    if (entry.limit?.timer) clearTimeout(entry.limit.timer);
+    if (entry.killTimer) clearTimeout(entry.killTimer);
+    // Processes the leader left behind in its group die with it when the attempt was stopped.
+    if (entry.timedOut || entry.cancelled) signalGroup(pid, "SIGKILL");
+    this.running.delete(entry);
+    const usage = this.sampler.unwatch(pid);
+    const wallMs = performance.now() - started;
+    let cpuMs = usage.cpuMs;
+    try {
+      cpuMs = parseBashTimes(readFileSync(timesPath, "utf8")) ?? cpuMs;
+      rmSync(timesPath, { force: true });
+    } catch {
+      // no times file: the shell was replaced or killed
+    }
+    const signal = result.signal ?? undefined;
+    const exitCode = typeof result.exitCode === "number" ? result.exitCode : signal ? 128 + (osConstants.signals[signal] ?? 0) : null;
+    const base = { wallMs, cpuMs, peakMemoryMb: usage.peakMemoryMb, signal };
+    if (entry.timedOut) {
+      return { ...base, status: "timed-out", exitCode: TIMEOUT_EXIT_CODE, message: `timed out after ${formatSeconds(spec.timeLimitMs!)} (process group killed)` };
+    }
+    if (entry.cancelled) return { ...base, status: "cancelled", exitCode, message: "cancelled by a signal" };
+    if (exitCode === 0) return { ...base, status: "succeeded", exitCode };
+    return { ...base, status: "failed", exitCode, message: signal ? `killed by ${signal}` : `exit code ${exitCode}` };
+  }
+
+  pause(): void {
+    this.paused = true;
+    for (const entry of this.running) {
+      signalGroup(entry.pgid, "SIGSTOP");
+      const limit = entry.limit;
+      if (limit?.timer) {
+        clearTimeout(limit.timer);
+        limit.timer = undefined;
+        limit.remainingMs = Math.max(0, limit.remainingMs - (Date.now() - limit.startedAt));
+      }
+    }
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const entry of this.running) {
+      signalGroup(entry.pgid, "SIGCONT");
+      if (entry.limit && !entry.limit.timer && !entry.timedOut) armLimit(entry);
+    }
+  }
+
+  async cancelAll(graceMs: number): Promise<void> {
+    for (const entry of this.running) {
+      entry.cancelled = true;
+      this.terminate(entry, graceMs);
+    }
+    const deadline = Date.now() + graceMs + 2000;
+    while (this.running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  async close(): Promise<void> {
+    await Promise.resolve();
+  }
+
+  /** SIGTERM to the group (after SIGCONT, so a stopped group can act on it), SIGKILL after the grace period. */
+  private terminate(entry: Running, graceMs: number): void {
+    signalGroup(entry.pgid, "SIGTERM");
+    signalGroup(entry.pgid, "SIGCONT");
+    entry.killTimer ??= setTimeout(() => signalGroup(entry.pgid, "SIGKILL"), graceMs);
+  }
+}
+
+/** Starts (or restarts after a pause) the countdown of a job's time limit. */
+function armLimit(entry: Running): void {
+  const limit = entry.limit!;
+  limit.startedAt = Date.now();
+  limit.timer = setTimeout(limit.onExpiry, limit.remainingMs);
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

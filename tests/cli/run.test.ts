@@ -1,0 +1,267 @@
+/**
+ * `strand run` and `strand status` as a user runs them: the real binary, real jobs, real signals.
+ * Cancelling (SIGTERM/SIGINT), pausing (SIGUSR1) and resuming (SIGUSR2) are checked on the job processes
+ * themselves, and every transition in the event log.
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
+import { parseJson, runStrand, STRAND_BIN, strandEnv, tempFolder, type TempFolder } from "../support/strand-cli.js";
+
+const folders: TempFolder[] = [];
+afterAll(() => folders.forEach((folder) => folder.remove()));
+
+function workspace(pipeline: string): TempFolder {
+  const folder = tempFolder({ "main.oxoflow": pipeline });
+  folders.push(folder);
+  return folder;
+}
+
+const HEADER = `[workflow]\nname = "cli-run"\nversion = "1.0"\n`;
+
+/** A pipeline whose first job records its pid and its child's, then sleeps. */
+const SLEEPER = `${HEADER}
+[[rules]]
+name = "long"
+output = ["long.txt"]
+shell = """
+echo $$ > long.pid
+sleep 30 &
+echo $! > child.pid
+wait
+echo done > long.txt
+"""
+
+[[rules]]
+name = "after"
+input = ["long.txt"]
+output = ["after.txt"]
+shell = "cp long.txt after.txt"
+`;
+
+function startStrand(args: string[], cwd: string): ResultPromise<{ reject: false }> {
+  return execa(process.execPath, [STRAND_BIN, ...args], { cwd, env: strandEnv(), extendEnv: true, reject: false, stdin: "ignore" }) as ResultPromise<{ reject: false }>;
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    // a zombie counts as gone
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+function processState(pid: number): string {
+  return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0]!;
+}
+
+function latestEvents(dir: string): RunEvent[] {
+  const runId = readFileSync(join(dir, ".strand", "runs", "latest"), "utf8").trim();
+  return readEventLog(join(dir, ".strand", "runs", runId, "events.jsonl"));
+}
+
+const readPid = (folder: TempFolder, name: string): number => Number(readFileSync(folder.path(name), "utf8").trim());
+
+describe("strand run on the command line", () => {
+  it("prints plain progress lines when not on a terminal, a summary, and exits 0", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "hello"
+output = ["hello.txt"]
+shell = "echo hello > hello.txt"
+`);
+    const result = await runStrand(["run"], { cwd: folder.dir });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("  Running: hello");
+    expect(result.stderr).toMatch(/ {2}✓ hello \(\d+\.\ds\)/);
+    expect(result.stderr).toMatch(/Done: 1 succeeded, 0 skipped, 0 failed/);
+    expect(result.stdout).toBe("");
+    expect(readFileSync(folder.path("hello.txt"), "utf8")).toBe("hello\n");
+    const again = await runStrand(["run"], { cwd: folder.dir });
+    expect(again.stderr).toContain("⊝ hello (outputs up to date)");
+  });
+
+  it("--json prints exactly one summary object on stdout; a failure exits 1", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "bad"
+output = ["bad.txt"]
+shell = "echo broken >&2; exit 3"
+`);
+    const result = await runStrand(["run", "--json"], { cwd: folder.dir });
+    expect(result.exitCode).toBe(1);
+    const summary = parseJson(result);
+    expect(summary).toMatchObject({ command: "run", status: "failed", results: { succeeded: 0, failed: 1 } });
+    expect(result.stderr).toContain("✗ job 'bad' failed: exit code 3: broken");
+    expect(result.stderr).toContain("--retry-failed");
+  });
+
+  it("--events FILE and --run-id ID choose where the event log goes and the run's id", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "one"
+output = ["one.txt"]
+shell = "touch one.txt"
+`);
+    const events = folder.path("elsewhere", "log.jsonl");
+    const result = await runStrand(["run", "--events", events, "--run-id", "my-run-1"], { cwd: folder.dir });
+    expect(result.exitCode).toBe(0);
+    const records = readEventLog(events);
+    expect(records.every((event) => event.run_id === "my-run-1")).toBe(true);
+    expect(records.map((event) => event.type)).toEqual(["run_started", "job_queued", "job_started", "job_completed", "run_finished"]);
+    expect(records.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(existsSync(folder.path(".strand", "runs", "my-run-1", "jobs", "one", "stderr.log"))).toBe(true);
+    const bad = await runStrand(["run", "--run-id", "../escape"], { cwd: folder.dir });
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it("refuses a second run on the same workdir while the first holds the lock, and takes over a stale lock", async () => {
+    const folder = workspace(SLEEPER);
+    const first = startStrand(["run"], folder.dir);
+    await waitFor(() => existsSync(folder.path("child.pid")), "the first run's job to start");
+    const second = await runStrand(["run"], { cwd: folder.dir });
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toContain("workdir is locked by another strand process");
+    expect(second.stderr).toContain(String(first.pid));
+    first.kill("SIGTERM");
+    expect((await first).exitCode).toBe(143);
+
+    // A lock whose owner is gone (a killed engine) is taken over.
+    mkdirSync(folder.path(".strand"), { recursive: true });
+    writeFileSync(folder.path(".strand", "lock"), JSON.stringify({ pid: 999_999_999, host: (await import("node:os")).hostname(), started_at: "", purpose: "strand run old" }));
+    writeFileSync(folder.path("main.oxoflow"), `${HEADER}\n[[rules]]\nname = "quick"\noutput = ["q.txt"]\nshell = "touch q.txt"\n`);
+    const third = await runStrand(["run"], { cwd: folder.dir });
+    expect(third.exitCode).toBe(0);
+    expect(existsSync(folder.path(".strand", "lock"))).toBe(false);
+  });
+
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const) {
+    it(`${signal} cancels: the job's whole process group is terminated, the run is recorded as cancelled, exit ${code}`, async () => {
+      const folder = workspace(SLEEPER);
+      const run = startStrand(["run"], folder.dir);
+      await waitFor(() => existsSync(folder.path("child.pid")), "the job to start");
+      const jobPid = readPid(folder, "long.pid");
+      const childPid = readPid(folder, "child.pid");
+      expect(pidAlive(childPid)).toBe(true);
+      run.kill(signal);
+      const result = await run;
+      expect(result.exitCode).toBe(code);
+      await waitFor(() => !pidAlive(jobPid) && !pidAlive(childPid), "the job's processes to end", 10_000);
+      const events = latestEvents(folder.dir);
+      const types = events.map((event) => event.type);
+      expect(types).toContain("run_cancelling");
+      expect(events.find((event) => event.type === "run_cancelling")?.reason).toBe(`received ${signal}`);
+      expect(events.find((event) => event.type === "job_failed")).toMatchObject({ job: "long", cancelled: true });
+      expect(events.find((event) => event.type === "job_skipped" && event.job === "after")?.reason).toMatchObject({ code: "cancelled" });
+      expect(events.at(-1)).toMatchObject({ type: "run_finished", status: "cancelled" });
+      expect(existsSync(folder.path(".strand", "lock"))).toBe(false);
+      expect(String(result.stderr)).toContain("Cancelled:");
+    });
+  }
+
+  it("SIGUSR1 pauses (jobs stopped, nothing new starts) and SIGUSR2 resumes", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "first"
+output = ["first.txt"]
+shell = """
+echo $$ > first.pid
+sleep 1.5
+echo ok > first.txt
+"""
+
+[[rules]]
+name = "second"
+input = ["first.txt"]
+output = ["second.txt"]
+shell = "cp first.txt second.txt"
+`);
+    const run = startStrand(["run"], folder.dir);
+    await waitFor(() => existsSync(folder.path("first.pid")), "the first job to start");
+    const jobPid = readPid(folder, "first.pid");
+    run.kill("SIGUSR1");
+    await waitFor(() => processState(jobPid) === "T", "the job to be stopped");
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Stopped for longer than the job's own sleep: it cannot have finished, and nothing new started.
+    expect(existsSync(folder.path("first.txt"))).toBe(false);
+    expect(processState(jobPid)).toBe("T");
+    expect(latestEvents(folder.dir).map((event) => event.type)).toContain("run_paused");
+    run.kill("SIGUSR2");
+    const result = await run;
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(folder.path("second.txt"), "utf8")).toBe("ok\n");
+    const types = latestEvents(folder.dir).map((event) => event.type);
+    expect(types.indexOf("run_paused")).toBeLessThan(types.indexOf("run_resumed"));
+    expect(types.at(-1)).toBe("run_finished");
+  });
+
+  it("a paused run can be cancelled", async () => {
+    const folder = workspace(SLEEPER);
+    const run = startStrand(["run"], folder.dir);
+    await waitFor(() => existsSync(folder.path("child.pid")), "the job to start");
+    const childPid = readPid(folder, "child.pid");
+    run.kill("SIGUSR1");
+    await waitFor(() => processState(childPid) === "T", "the job to be stopped");
+    run.kill("SIGTERM");
+    expect((await run).exitCode).toBe(143);
+    await waitFor(() => !pidAlive(childPid), "the stopped job to be killed", 10_000);
+    expect(latestEvents(folder.dir).at(-1)).toMatchObject({ type: "run_finished", status: "cancelled" });
+  });
+});
+
+describe("strand status", () => {
+  it("reports the last run, its failed jobs with their logs, and the checkpoint; --json for scripts", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "good"
+output = ["good.txt"]
+shell = "touch good.txt"
+
+[[rules]]
+name = "broken"
+output = ["broken.txt"]
+shell = "echo 'no such file' >&2; exit 2"
+`);
+    await runStrand(["run", "-k"], { cwd: folder.dir });
+    const text = await runStrand(["status"], { cwd: folder.dir });
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toMatch(/run \S+: failed/);
+    expect(text.stdout).toContain("✗ broken: exit code 2: no such file");
+    expect(text.stdout).toContain("checkpoint: 1 completed, 1 failed");
+    const json = parseJson<{ completed: string[]; failed: string[]; run: { status: string; failed_jobs: { job: string; log: string }[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
+    expect(json.completed).toEqual(["good"]);
+    expect(json.failed).toEqual(["broken"]);
+    expect(json.run.status).toBe("failed");
+    expect(readFileSync(json.run.failed_jobs[0]!.log, "utf8")).toContain("no such file");
+  });
+
+  it("shows a run in progress as running, and one whose engine died as interrupted", async () => {
+    const folder = workspace(SLEEPER);
+    const run = startStrand(["run"], folder.dir);
+    await waitFor(() => existsSync(folder.path("child.pid")), "the job to start");
+    const during = parseJson<{ run: { status: string; running_jobs: string[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
+    expect(during.run.status).toBe("running");
+    expect(during.run.running_jobs).toEqual(["long"]);
+    run.kill("SIGKILL");
+    await run;
+    process.kill(-readPid(folder, "long.pid"), "SIGKILL");
+    const after = parseJson<{ run: { status: string } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
+    expect(after.run.status).toBe("interrupted");
+    expect(readdirSync(folder.path(".strand", "runs")).length).toBeGreaterThan(1);
+  });
+});
