@@ -106,7 +106,9 @@ start_db() {
     mariadb-install-db --user=mysql --datadir="$MY" --skip-test-db >"$DIR/mariadb-install.log" 2>&1
   fi
   # every file mariadbd writes must be in a mysql-owned folder (it runs as user mysql)
-  mariadbd --user=mysql --datadir="$MY" --socket="$MY/mysqld.sock" --port="$DBPORT" \
+  # setsid: the database must not share the caller's session or process group (a test runner that
+  # cleans up its process group would take it down with it)
+  setsid mariadbd --user=mysql --datadir="$MY" --socket="$MY/mysqld.sock" --port="$DBPORT" \
     --bind-address=127.0.0.1 --pid-file="$MY/mysqld.pid" --log-error="$MY/mysqld.err" \
     --skip-name-resolve >/dev/null 2>&1 &
   for _ in $(seq 1 80); do mariadb -S "$MY/mysqld.sock" -u root -e 'select 1' >/dev/null 2>&1 && break; sleep 0.25; done
@@ -141,13 +143,11 @@ node_state() { sinfo -h -n "$NODE" -o '%T' 2>/dev/null || true; }
 usable() { case "$(node_state)" in idle|mixed|allocated|completing) return 0 ;; *) return 1 ;; esac; }
 
 start() {
-  need_root start
-  mkdir -p "$DIR"
-  # concurrent test workers may all call `start`; one of them does the work, the others wait for it
-  exec 9>"$DIR/.start.lock"
-  flock 9
   install_pkgs
-  if usable && alive "$DIR/slurmctld.pid" && alive "$DIR/slurmd.pid"; then sinfo; return 0; fi
+  if usable && alive "$DIR/slurmctld.pid" && alive "$DIR/slurmd.pid" &&
+    { [ "$ACCOUNTING" != 1 ] || { alive "$MY/mysqld.pid" && alive "$DIR/slurmdbd.pid"; }; }; then
+    sinfo; return 0
+  fi
   write_conf
   start_munge
   if [ "$ACCOUNTING" = 1 ]; then start_db; start_dbd; fi
@@ -181,7 +181,14 @@ status() {
 }
 
 case "${1:-}" in
-  start) start ;;
+  start)
+    need_root start
+    mkdir -p "$DIR"
+    # Concurrent test workers may all call `start`: one does the work while the others wait, then find
+    # everything running. -o keeps the lock's descriptor out of the daemons, which would otherwise hold
+    # the lock for as long as they live.
+    exec flock -o "$DIR/.start.lock" "$0" start-locked ;;
+  start-locked) start ;;
   stop) stop ;;
   status) status ;;
   *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;

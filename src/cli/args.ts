@@ -48,7 +48,8 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
 
 /** Parses arguments against a command's option list. */
 export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
-  const all = [...specs, ...GLOBAL_OPTIONS];
+  // A command's own option wins over a global one with the same letter (`cluster submit -q QUEUE`).
+  const all = [...GLOBAL_OPTIONS, ...specs];
   const byLong = new Map(all.map((spec) => [spec.name, spec]));
   const byShort = new Map(all.filter((spec) => spec.short).map((spec) => [spec.short!, spec]));
   const parsed: ParsedArgs = { positionals: [], options: new Map(), flags: new Set(), assignments: {}, configFlags: [] };

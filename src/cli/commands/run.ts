@@ -36,7 +36,6 @@ const RUN_OPTIONS: OptionSpec[] = [
   { name: "poll-interval", value: true, placeholder: "DURATION", description: "how often to ask the scheduler about jobs (default 5s)" },
   { name: "skip-env-setup", description: "do not create environments (conda, venv, images); use them as they are" },
   { name: "skip-ref-build", description: "do not build [[references]]" },
-  { name: "quiet", short: "q", description: "do not list up-to-date jobs" },
 ];
 
 function integerOption(args: ParsedArgs, name: string, minimum = 0): number | undefined {

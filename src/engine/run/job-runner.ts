@@ -6,7 +6,6 @@
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { execa } from "execa";
 import type { Job } from "../expand/expand.js";
 import { renderJobText, type RenderContext } from "../expand/render-command.js";
 import { EngineError } from "../findings.js";
@@ -16,20 +15,14 @@ import { parseDuration } from "./durations.js";
 import { ensureEnvironment } from "./environment-setup.js";
 import { wrapCommand } from "./environment-wrap.js";
 import type { EventLog } from "./event-log.js";
+import type { JobOutcome as RecordedOutcome } from "./fingerprint.js";
 import type { AttemptResult, ClusterDirectives, JobExecutor } from "./executor.js";
 import { jobScript, withAbsolutePaths } from "./job-command.js";
+import { LocalExecutor } from "./local-executor.js";
 import type { TaskOutcome } from "./scheduler.js";
 
-/** What the checkpoint and the summary learn about a finished job. */
-export interface JobOutcome {
-  status: "completed" | "failed";
-  exit_code: number | null;
-  wall_time_secs: number;
-  cpu_seconds?: number;
-  max_memory_mb?: number;
-  retries: number;
-  command: string;
-  stderr_tail: string;
+/** What the checkpoint and the summary learn about a finished job: the recorded outcome plus the scheduler id and cause. */
+export interface JobOutcome extends RecordedOutcome {
   native_id?: string;
   message?: string;
 }
@@ -70,6 +63,7 @@ let scratchCounter = 0;
 export class JobRunner {
   /** Folders made in this run: thousands of jobs writing into one folder need one mkdir, not thousands. */
   private readonly madeFolders = new Set<string>();
+  private readonly hookExecutor = new LocalExecutor();
 
   constructor(private readonly context: JobRunnerContext) {}
 
@@ -297,9 +291,25 @@ export class JobRunner {
       return 1;
     }
     appendFileSync(stderrPath, `[strand] ${name}\n`);
-    const log = { file: stderrPath, append: true } as const;
-    const result = await execa("bash", ["-c", rendered], { cwd, stdin: "ignore", stdout: log, stderr: log, reject: false });
-    return typeof result.exitCode === "number" ? result.exitCode : 1;
+    // Hooks run on this machine in a process group of their own, under the job's time limit, so a hook
+    // that hangs can be timed out and cancelled like a job.
+    const result = await this.hookExecutor.run(
+      { name: `${job.name}:${name}`, rule: job.template, command: rendered, cwd, threads: 1, stdoutPath: stderrPath, stderrPath, attempt: 1, fingerprint: "", timeLimitMs: this.hookTimeLimit(job) },
+      { started: () => undefined },
+    );
+    if (result.status === "timed-out") appendFileSync(stderrPath, `[strand] ${name} ${result.message ?? "timed out"}\n`);
+    return result.exitCode ?? 1;
+  }
+
+  private hookTimeLimit(job: Job): number | undefined {
+    const own = job.rule.resources.time_limit !== undefined ? parseDuration(job.rule.resources.time_limit) : undefined;
+    const limit = own ?? this.context.options.timeoutMs;
+    return limit !== undefined && limit > 0 ? limit : undefined;
+  }
+
+  /** Stops hooks that are running (the run is being cancelled). */
+  async cancelHooks(graceMs: number): Promise<void> {
+    await this.hookExecutor.cancelAll(graceMs);
   }
 }
 

@@ -4,8 +4,8 @@
  * the job's log files. CPU time comes from bash's `times` at exit; peak memory from sampling /proc.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, appendFileSync, closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { constants as osConstants } from "node:os";
 import type { AttemptCallbacks, AttemptResult, JobExecutor, JobSpec } from "./executor.js";
 import { ProcessGroupSampler } from "./process-sampler.js";
@@ -79,7 +79,7 @@ export class LocalExecutor implements JobExecutor {
     const stderrFd = spec.stderrPath === spec.stdoutPath ? stdoutFd : openSync(spec.stderrPath, "a");
     let child: ChildProcess;
     try {
-      child = spawn("bash", ["-c", text], {
+      child = spawn(bashPath(), ["-c", text], {
         cwd: spec.cwd,
         detached: true,
         stdio: ["ignore", stdoutFd, stderrFd],
@@ -180,6 +180,26 @@ export class LocalExecutor implements JobExecutor {
     signalGroup(entry.pgid, "SIGCONT");
     entry.killTimer ??= setTimeout(() => signalGroup(entry.pgid, "SIGKILL"), graceMs);
   }
+}
+
+let resolvedBash: string | undefined;
+
+/** bash's absolute path, looked up on PATH once: the child then need not search PATH on every job start. */
+function bashPath(): string {
+  if (resolvedBash === undefined) {
+    resolvedBash = "bash";
+    for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+      if (!dir) continue;
+      try {
+        accessSync(join(dir, "bash"), fsConstants.X_OK);
+        resolvedBash = join(dir, "bash");
+        break;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return resolvedBash;
 }
 
 /** Starts (or restarts after a pause) the countdown of a job's time limit. */

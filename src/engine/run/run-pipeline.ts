@@ -13,12 +13,12 @@ import { EngineError } from "../findings.js";
 import type { Cluster, Pipeline } from "../format/model.js";
 import { effectiveMemory, effectiveThreads, memoryToMegabytes } from "../format/rule-settings.js";
 import { engineVersion } from "../tools/export.js";
-import { dispatchWebhooks, readWebhooks } from "../notify/webhook.js";
+import { dispatchWebhooks, readWebhooks, type WebhookSettings } from "../notify/webhook.js";
 import { openCheckpoint } from "./checkpoint.js";
 import { EventLog, type RunEvent } from "./event-log.js";
 import type { JobExecutor } from "./executor.js";
 import { tryLock } from "./file-lock.js";
-import { configSnapshot, createJobRecord, ruleFingerprint } from "./fingerprint.js";
+import { configSnapshot, createJobRecord, maskSecrets, ruleFingerprint } from "./fingerprint.js";
 import { JobRunner } from "./job-runner.js";
 import { LocalExecutor } from "./local-executor.js";
 import { planPipeline, type Plan } from "./plan.js";
@@ -107,6 +107,8 @@ export function startRun(pipeline: Pipeline, options: RunOptions = {}): RunContr
   if (!RUN_ID.test(runId)) throw new EngineError("USAGE_ERROR", `run id '${runId}' may only contain letters, digits, '.', '_' and '-'`, { suggestion: "pass --run-id with a simple name" });
   const workdir = pipeline.dir;
   const strandDir = join(workdir, ".strand");
+  // A wrong [webhook] table is refused before anything starts (CONFIG_ERROR naming the field).
+  const webhooks = readWebhooks(pipeline.webhook, { version: engineVersion() });
   const lock = tryLock(join(strandDir, "lock"), `strand run ${runId}`);
   if (!("release" in lock)) {
     const owner = lock.heldBy;
@@ -127,7 +129,7 @@ export function startRun(pipeline: Pipeline, options: RunOptions = {}): RunContr
     throw new EngineError("IO_ERROR", `cannot write the run folder ${runDir}: ${(error as Error).message}`, { suggestion: "check that the workdir is writable" });
   }
   if (options.onEvent) events.subscribe(options.onEvent);
-  const run = new PipelineRun(pipeline, options, runId, runDir, eventsPath, events);
+  const run = new PipelineRun(pipeline, options, runId, runDir, eventsPath, events, webhooks);
   const result = run.execute().finally(() => {
     events.close();
     lock.release();
@@ -142,6 +144,7 @@ export function startRun(pipeline: Pipeline, options: RunOptions = {}): RunContr
 
 class PipelineRun {
   private executor: JobExecutor | undefined;
+  private runner: JobRunner | undefined;
   private scheduler: Scheduler | undefined;
   private paused = false;
   private cancelling = false;
@@ -160,6 +163,7 @@ class PipelineRun {
     private readonly runDir: string,
     private readonly eventsPath: string,
     private readonly events: EventLog,
+    private readonly webhooks: WebhookSettings,
   ) {}
 
   pause(): void {
@@ -185,11 +189,11 @@ class PipelineRun {
     this.scheduler?.cancel();
     if (this.paused) this.executor?.resume();
     void this.executor?.cancelAll(graceMs);
+    void this.runner?.cancelHooks(graceMs);
   }
 
   async execute(): Promise<RunResult> {
-    const { pipeline, options, events } = this;
-    const webhooks = readWebhooks(pipeline.webhook, { version: engineVersion() });
+    const { pipeline, options, events, webhooks } = this;
     const warn = (message: string): void => void events.emit("warning", { message });
     for (const message of webhooks.warnings) warn(message);
     const checkpoint = openCheckpoint(pipeline.dir, { warn, workflowPath: pipeline.path });
@@ -241,10 +245,11 @@ class PipelineRun {
         options: { retry: options.retry ?? 0, timeoutMs: options.timeoutMs, skipEnvSetup: options.skipEnvSetup ?? false },
         cluster: pipeline.cluster,
         record: (job, outcome) => checkpoint.record(job.name, createJobRecord(job, pipeline, outcome)),
-        mask: maskSecrets(pipeline),
+        mask: (text) => maskSecrets(text, pipeline),
         cancelled: () => (this.cancelling ? "cancelled by a signal" : this.stoppedBy ? `cancelled: the run stopped after ${this.stoppedBy} failed (use -k to keep going)` : undefined),
         fingerprint: (job) => ruleFingerprint(job, pipeline),
       });
+      this.runner = runner;
       const reentries: Reentry[] = [...(checkpoint.data.reentries ?? [])];
       for (let round = 0; ; round++) {
         const summary = await this.runPlan(plan, runner, executor, statuses, round);
@@ -419,7 +424,7 @@ class PipelineRun {
     return rebuilt;
   }
 
-  private async finish(status: RunStatus, error: string | undefined, webhooks: ReturnType<typeof readWebhooks>): Promise<RunResult> {
+  private async finish(status: RunStatus, error: string | undefined, webhooks: WebhookSettings): Promise<RunResult> {
     const durationMs = Math.round(performance.now() - this.started);
     this.events.emit("run_finished", { status, error, error_code: error ? (this.errorCode ?? "RUN_ERROR") : undefined, counts: this.counts, duration_ms: durationMs });
     const counts = this.counts;
@@ -437,15 +442,4 @@ class PipelineRun {
     });
     return { runId: this.runId, status, eventsPath: this.eventsPath, runDir: this.runDir, counts, durationMs, error, errorCode: error ? (this.errorCode ?? "RUN_ERROR") : undefined };
   }
-}
-
-/** Replaces the values of sensitive config keys with `***` in text for logs and the checkpoint. */
-function maskSecrets(pipeline: Pipeline): (text: string) => string {
-  const secrets: string[] = [];
-  for (const [key, meta] of Object.entries(pipeline.configMeta)) {
-    const value = pipeline.config[key];
-    if (meta.sensitive && typeof value === "string" && value.length >= 4) secrets.push(value);
-  }
-  if (secrets.length === 0) return (text) => text;
-  return (text) => secrets.reduce((masked, secret) => masked.replaceAll(secret, "***"), text);
 }

@@ -166,11 +166,19 @@ class SlurmBackend implements SchedulerBackend {
 
     let remaining = finished;
     if (!this.accountingDisabled) {
-      const sacct = await run(
-        { file: "sacct", args: ["-n", "-P", "-X", "-o", "JobID,State,ExitCode", "-j", remaining.join(",")] },
-        { answers: /accounting storage is disabled|invalid job id/i },
-      );
-      if (/accounting storage is disabled/i.test(sacct.stderr)) this.accountingDisabled = true;
+      let sacct: Awaited<ReturnType<RunSchedulerCommand>> | undefined;
+      try {
+        sacct = await run(
+          { file: "sacct", args: ["-n", "-P", "-X", "-o", "JobID,State,ExitCode", "-j", remaining.join(",")] },
+          { answers: /accounting storage is disabled|invalid job id/i },
+        );
+      } catch {
+        // slurmdbd or its database is down: the controller still remembers recent jobs, so ask it instead.
+        sacct = undefined;
+      }
+      if (sacct === undefined) {
+        // fall through to scontrol for every remaining job
+      } else if (/accounting storage is disabled/i.test(sacct.stderr)) this.accountingDisabled = true;
       else {
         const accounted = parseSacct(sacct.stdout);
         // slurmdbd learns of a job's end a moment after the controller: only final states count here.

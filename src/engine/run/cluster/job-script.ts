@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import type { ClusterDirectives, JobSpec } from "../executor.js";
 import { isColonWalltime, lsfRunLimit, parseWalltime, walltime, walltimeHours } from "../durations.js";
 import type { BackendName } from "./backends.js";
+import { shellQuote } from "../job-command.js";
 
 /** What a job script needs from a job. */
 export type JobScriptRequest = Pick<JobSpec, "name" | "threads" | "memory" | "cwd" | "command" | "stdoutPath" | "stderrPath"> & {
@@ -25,10 +26,6 @@ export const DIRECTIVE_PREFIX: Record<BackendName, string> = { slurm: "#SBATCH",
 
 const ONE_HOUR_MS = 3_600_000;
 
-/** Single-quotes a text for bash. */
-export function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 /** The walltime in milliseconds, or one hour with a warning when the text cannot be read. */
 function walltimeMs(text: string, job: string, warnings: string[]): number {

@@ -4,7 +4,7 @@
  * scheduler's own dependency syntax.
  */
 import type { BackendName } from "./backends.js";
-import { shellQuote } from "./job-script.js";
+import { shellQuote } from "../job-command.js";
 
 /** One job script to submit, with the names of the jobs it waits for (all earlier in the list). */
 export interface SubmitEntry {
@@ -54,7 +54,7 @@ const SUBMIT_FUNCTION: Record<BackendName, string[]> = {
     "submit_job() {",
     "  local name=$1 script=$2; shift 2",
     "  local after=() condition=() id",
-    '  for id in "$@"; do condition+=("ended($id)"); done',
+    '  for id in "$@"; do condition+=("done($id)"); done',
     '  if [ $# -gt 0 ]; then after=(-w "$(printf "%s && " "${condition[@]}" | sed "s/ && $//")"); fi',
     "  local out",
     '  out=$(bsub "${after[@]}" < "$script")   # bsub reads #BSUB lines only from stdin',

@@ -1,0 +1,97 @@
+/**
+ * `strand run --executor slurm` against a real one-node SLURM cluster: a small pipeline runs to the end with
+ * every job a real SLURM job, and cancelling the run (SIGTERM) scancels the job still running.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
+import { ensureSlurm, failWithoutSlurmWhenStrict } from "../support/slurm-cluster.js";
+import { runStrand, STRAND_BIN, strandEnv, tempFolder, type TempFolder } from "../support/strand-cli.js";
+
+const slurm = await ensureSlurm();
+failWithoutSlurmWhenStrict(slurm);
+
+const folders: TempFolder[] = [];
+afterAll(() => folders.forEach((folder) => folder.remove()));
+
+const HEADER = `[workflow]\nname = "slurm-run"\nversion = "1.0"\n`;
+
+function latestEvents(dir: string): RunEvent[] {
+  const runId = readFileSync(join(dir, ".strand", "runs", "latest"), "utf8").trim();
+  return readEventLog(join(dir, ".strand", "runs", runId, "events.jsonl"));
+}
+
+async function squeueIds(): Promise<string[]> {
+  const result = await execa("squeue", ["-h", "-o", "%i"], { reject: false });
+  return String(result.stdout).split("\n").map((line) => line.trim()).filter(Boolean);
+}
+
+describe.skipIf(!slurm)("strand run --executor slurm (real SLURM)", () => {
+  it("runs every job of a pipeline as a SLURM job, in dependency order, with logs and scheduler ids", async () => {
+    const folder = tempFolder({
+      "main.oxoflow": `${HEADER}
+[[sample_groups]]
+name = "g"
+samples = ["A", "B"]
+
+[[rules]]
+name = "make"
+output = ["out/{sample}.txt"]
+shell = "echo job $SLURM_JOB_ID sample {sample} > {output}"
+
+[[rules]]
+name = "merge"
+input = ["out/A.txt", "out/B.txt"]
+output = ["merged.txt"]
+shell = "cat {input} > {output}; echo merged >&2"
+`,
+    });
+    folders.push(folder);
+    const result = await runStrand(["run", "--executor", "slurm", "-j", "4", "--poll-interval", "1s"], { cwd: folder.dir, timeout: 120_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const merged = readFileSync(folder.path("merged.txt"), "utf8");
+    expect(merged).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
+    const events = latestEvents(folder.dir);
+    expect(events[0]).toMatchObject({ type: "run_started", executor: "slurm" });
+    const startedJobs = events.filter((event) => event.type === "job_started");
+    expect(startedJobs).toHaveLength(3);
+    for (const event of startedJobs) expect(String(event.native_id)).toMatch(/^\d+$/);
+    const merge = events.find((event) => event.type === "job_started" && event.job === "merge")!;
+    const made = events.filter((event) => event.type === "job_completed" && String(event.job).startsWith("make_"));
+    for (const event of made) expect(event.seq).toBeLessThan(merge.seq);
+    expect(readFileSync(String(merge.stderr), "utf8")).toContain("merged");
+    expect(events.at(-1)).toMatchObject({ type: "run_finished", status: "completed", counts: { succeeded: 3 } });
+  });
+
+  it("SIGTERM cancels the run and scancels the SLURM job that is still running", async () => {
+    const folder = tempFolder({
+      "main.oxoflow": `${HEADER}
+[[rules]]
+name = "long"
+output = ["long.txt"]
+shell = "touch started.flag; sleep 120; touch long.txt"
+`,
+    });
+    folders.push(folder);
+    const run = execa(process.execPath, [STRAND_BIN, "run", "--executor", "slurm", "--poll-interval", "1s"], { cwd: folder.dir, env: strandEnv(), extendEnv: true, reject: false, stdin: "ignore" });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(folder.path("started.flag"))) {
+      if (Date.now() > deadline) throw new Error("the SLURM job never started");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const id = String(latestEvents(folder.dir).find((event) => event.type === "job_started")?.native_id);
+    expect(await squeueIds()).toContain(id);
+    run.kill("SIGTERM");
+    const result = await run;
+    expect(result.exitCode).toBe(143);
+    const gone = Date.now() + 20_000;
+    while ((await squeueIds()).includes(id) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await squeueIds()).not.toContain(id);
+    const events = latestEvents(folder.dir);
+    expect(events.find((event) => event.type === "job_failed")).toMatchObject({ job: "long", cancelled: true, native_id: id });
+    expect(events.at(-1)).toMatchObject({ type: "run_finished", status: "cancelled" });
+    expect(existsSync(folder.path("long.txt"))).toBe(false);
+  });
+});
