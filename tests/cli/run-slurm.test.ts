@@ -65,6 +65,35 @@ shell = "cat {input} > {output}; echo merged >&2"
     expect(events.at(-1)).toMatchObject({ type: "run_finished", status: "completed", counts: { succeeded: 3 } });
   });
 
+  it("keeps at most max_submitted jobs in flight (--max-submitted, or the profile's [cluster] table)", async () => {
+    const folder = tempFolder({
+      "main.oxoflow": `${HEADER}
+[[sample_groups]]
+name = "g"
+samples = ["A", "B", "C"]
+
+[[rules]]
+name = "work"
+output = ["out/{sample}.txt"]
+shell = "sleep 0.5; echo {sample} > {output}"
+`,
+      "profiles/hpc.toml": `[cluster]\nbackend = "slurm"\nmax_submitted = 1\npoll_interval = "1s"\n`,
+    });
+    folders.push(folder);
+    const result = await runStrand(["run", "--profile", "hpc", "-j", "4"], { cwd: folder.dir, timeout: 120_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const events = latestEvents(folder.dir);
+    expect(events[0]).toMatchObject({ executor: "slurm" });
+    let inFlight = 0;
+    let most = 0;
+    for (const event of events) {
+      if (event.type === "job_started") most = Math.max(most, ++inFlight);
+      if (event.type === "job_completed" || event.type === "job_failed") inFlight--;
+    }
+    expect(most).toBe(1);
+    expect(events.filter((event) => event.type === "job_completed")).toHaveLength(3);
+  });
+
   it("SIGTERM cancels the run and scancels the SLURM job that is still running", async () => {
     const folder = tempFolder({
       "main.oxoflow": `${HEADER}

@@ -5,6 +5,8 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
@@ -91,6 +93,23 @@ shell = "echo hello > hello.txt"
     expect(readFileSync(folder.path("hello.txt"), "utf8")).toBe("hello\n");
     const again = await runStrand(["run"], { cwd: folder.dir });
     expect(again.stderr).toContain("⊝ hello (outputs up to date)");
+  });
+
+  it("draws a live progress bar on a terminal", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "slow"
+output = ["slow.txt"]
+shell = "sleep 1.2; touch slow.txt"
+`);
+    // script(1) gives the command a pseudo-terminal, as an interactive shell would.
+    const result = await execa("script", ["-qfec", `${process.execPath} ${STRAND_BIN} run`, "/dev/null"], { cwd: folder.dir, env: strandEnv(), extendEnv: true, reject: false });
+    expect(result.exitCode).toBe(0);
+    const output = String(result.stdout);
+    expect(output).toContain("\r\u001b[2K");
+    expect(output).toMatch(/[█░]{30} 0\/1 · 1 running/);
+    expect(output).toContain("✓ slow (");
+    expect(output).not.toContain("Running: slow");
   });
 
   it("--json prints exactly one summary object on stdout; a failure exits 1", async () => {
@@ -221,6 +240,83 @@ shell = "cp first.txt second.txt"
     expect((await run).exitCode).toBe(143);
     await waitFor(() => !pidAlive(childPid), "the stopped job to be killed", 10_000);
     expect(latestEvents(folder.dir).at(-1)).toMatchObject({ type: "run_finished", status: "cancelled" });
+  });
+});
+
+describe("strand run: checkpoint, environments and webhooks from the command line", () => {
+  it("sets a corrupt checkpoint aside with a warning and runs from the files", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "one"
+output = ["one.txt"]
+shell = "echo 1 > one.txt"
+`);
+    mkdirSync(folder.path(".strand"), { recursive: true });
+    writeFileSync(folder.path(".strand", "checkpoint.json"), "{ this is not json");
+    const result = await runStrand(["run"], { cwd: folder.dir });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toMatch(/warning: .*checkpoint\.json is unreadable/);
+    expect(readdirSync(folder.path(".strand")).some((name) => name.startsWith("checkpoint.json.corrupt-"))).toBe(true);
+    expect(JSON.parse(readFileSync(folder.path(".strand", "checkpoint.json"), "utf8")).jobs.one.status).toBe("completed");
+  });
+
+  it("a missing environment backend fails the job with an install hint, not the engine", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "needs_conda"
+output = ["x.txt"]
+shell = "touch x.txt"
+[rules.environment]
+conda = "envs/tools.yml"
+`);
+    const result = await runStrand(["run", "--json"], { cwd: folder.dir, env: { PATH: "/usr/bin:/bin" } });
+    expect(result.exitCode).toBe(1);
+    expect(parseJson(result)).toMatchObject({ status: "failed", results: { failed: 1 } });
+    expect(result.stderr).toContain("conda is not installed");
+    expect(result.stderr).toMatch(/[Mm]iniforge/);
+  });
+
+  it("sends signed workflow_started and workflow_completed webhooks; a failing endpoint never changes the run's status", async () => {
+    const received: { body: Record<string, unknown>; signature: string | undefined; path: string }[] = [];
+    const server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        received.push({ body: JSON.parse(body) as Record<string, unknown>, signature: request.headers["x-service-signature"] as string | undefined, path: request.url ?? "" });
+        response.statusCode = request.url === "/broken" ? 500 : 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const folder = workspace(`${HEADER}
+[[webhook]]
+url = "http://127.0.0.1:${port}/hook"
+events = ["workflow_started", "workflow_completed", "workflow_failed"]
+secret = "s3cret"
+
+[[webhook]]
+url = "http://127.0.0.1:${port}/broken"
+max_retries = 1
+
+[[rules]]
+name = "one"
+output = ["one.txt"]
+shell = "touch one.txt"
+`);
+      const result = await runStrand(["run"], { cwd: folder.dir });
+      expect(result.exitCode).toBe(0);
+      const hooks = received.filter((entry) => entry.path === "/hook");
+      expect(hooks.map((entry) => entry.body.event)).toEqual(["workflow_started", "workflow_completed"]);
+      expect(hooks[1]!.body).toMatchObject({ workflow_name: "cli-run", data: { total_rules: 1, succeeded: 1, failed: 0 } });
+      for (const entry of hooks) expect(entry.signature).toMatch(/^hmac-sha256=[0-9a-f]{64}$/);
+      expect(received.filter((entry) => entry.path === "/broken")).toHaveLength(2);
+      expect(result.stderr).toMatch(/warning: .*webhook #2/);
+      expect(result.stderr).not.toContain(`127.0.0.1:${port}`);
+    } finally {
+      server.close();
+    }
   });
 });
 

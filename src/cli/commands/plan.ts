@@ -2,19 +2,17 @@
  * `strand dry-run`, `strand debug` and `strand graph`: what a run would do, each job's rendered command,
  * and the rule or job graph.
  */
-import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
 import { criticalPath, buildGraph, type JobGraph } from "../../engine/dag/graph.js";
 import { selectJobs } from "../../engine/dag/select.js";
 import { expandPipeline, type Job } from "../../engine/expand/expand.js";
 import { renderCommand, renderContext, renderJobText, type RenderContext } from "../../engine/expand/render-command.js";
 import { EngineError, makeFinding, type Finding } from "../../engine/findings.js";
-import { substituteConfig } from "../../engine/format/config.js";
 import type { Pipeline } from "../../engine/format/model.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentSpec } from "../../engine/format/rule-settings.js";
 import { CHECKPOINT_FILE, readCheckpoint, type CheckpointData } from "../../engine/run/checkpoint.js";
 import { planPipeline, type Plan } from "../../engine/run/plan.js";
+import { planReferenceBuilds, type ReferencePlan } from "../../engine/run/reference-builds.js";
 import { applyReentries } from "../../engine/run/reentry.js";
 import { optionValue, optionValues, UsageError, type OptionSpec } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
@@ -50,15 +48,6 @@ function indent(text: string, prefix: string): string {
     .split("\n")
     .map((line, i) => (i === 0 ? line : prefix + line))
     .join("\n");
-}
-
-/** Reference builds a run would perform first: missing outputs are built. */
-function referenceBuilds(pipeline: Pipeline): { name: string; output: string; build: boolean; reason: string }[] {
-  return pipeline.references.map((reference) => {
-    const output = substituteConfig(reference.output, pipeline.config, "path");
-    const exists = existsSync(isAbsolute(output) ? output : join(pipeline.dir, output));
-    return { name: reference.name, output, build: !exists, reason: exists ? "output exists" : "output missing" };
-  });
 }
 
 const DRY_RUN_OPTIONS: OptionSpec[] = [
@@ -97,6 +86,8 @@ export const dryRunCommand: Command = {
     const checkpoint = readCheckpoint(pipeline.dir, { warn: (message) => checkpointWarnings.push(makeFinding("CHECKPOINT", "warning", message)) });
     // Samples and pairs added by checkpoint rules in earlier runs are part of the pipeline a run would plan.
     if (checkpoint && checkpoint.reentries.length > 0) applyReentries(pipeline, checkpoint.reentries);
+    // The same decisions a run makes first: which references it would build, and what that re-runs.
+    const builds = await planReferenceBuilds(pipeline);
     const plan = planPipeline(pipeline, {
       targets: optionValues(args, "target"),
       module: optionValue(args, "module"),
@@ -104,11 +95,11 @@ export const dryRunCommand: Command = {
       checkpoint,
       retryFailed: args.flags.has("retry-failed"),
       resumeFailed: args.flags.has("resume-failed"),
+      rebuiltReferences: builds.filter((build) => build.build).map((build) => build.name),
     });
     plan.warnings.unshift(...checkpointWarnings);
     const summary = summarise(checkpoint);
     const context = renderContext(pipeline);
-    const builds = referenceBuilds(pipeline);
     const rendered = new Map<number, RenderedJob>();
     for (const entry of plan.jobs) rendered.set(entry.index, tryRender(entry.job, context, pipeline));
     const refused = [...rendered.values()].filter((job) => job.error);
@@ -121,7 +112,7 @@ export const dryRunCommand: Command = {
   },
 };
 
-function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReturnType<typeof referenceBuilds>, checkpoint: CheckpointSummary) {
+function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReferencePlan[], checkpoint: CheckpointSummary) {
   const { pipeline } = plan;
   return {
     schema_version: 1,
@@ -161,7 +152,7 @@ function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<numb
   };
 }
 
-function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReturnType<typeof referenceBuilds>, checkpoint: CheckpointSummary, quiet: boolean): void {
+function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<number, RenderedJob>, builds: ReferencePlan[], checkpoint: CheckpointSummary, quiet: boolean): void {
   const { pipeline, counts } = plan;
   const samples = pipeline.sample_groups.reduce((sum, group) => sum + group.samples.length, 0);
   for (const warning of [...pipeline.warnings, ...plan.warnings]) output.err(formatFinding(output, warning));

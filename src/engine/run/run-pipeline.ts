@@ -426,7 +426,6 @@ class PipelineRun {
 
   private async finish(status: RunStatus, error: string | undefined, webhooks: WebhookSettings): Promise<RunResult> {
     const durationMs = Math.round(performance.now() - this.started);
-    this.events.emit("run_finished", { status, error, error_code: error ? (this.errorCode ?? "RUN_ERROR") : undefined, counts: this.counts, duration_ms: durationMs });
     const counts = this.counts;
     const data = {
       total_rules: counts.total,
@@ -436,10 +435,14 @@ class PipelineRun {
       duration_ms: durationMs,
       ...(status === "completed" ? {} : { error: error ?? (status === "cancelled" ? "cancelled" : `${counts.failed} job(s) failed`) }),
     };
+    // Notifications go out before run_finished, so their warnings are in the log and run_finished stays last.
     await this.startedDelivery;
     await dispatchWebhooks(webhooks.endpoints, status === "completed" ? "workflow_completed" : "workflow_failed", { workflow_name: this.pipeline.workflow.name, data }, {
       warn: (message) => void this.events.emit("warning", { message }),
     });
-    return { runId: this.runId, status, eventsPath: this.eventsPath, runDir: this.runDir, counts, durationMs, error, errorCode: error ? (this.errorCode ?? "RUN_ERROR") : undefined };
+    const errorCode = error ? (this.errorCode ?? "RUN_ERROR") : undefined;
+    this.events.emit("run_finished", { status, error, error_code: errorCode, counts, duration_ms: durationMs });
+    return { runId: this.runId, status, eventsPath: this.eventsPath, runDir: this.runDir, counts, durationMs, error, errorCode };
   }
+
 }
