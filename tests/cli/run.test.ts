@@ -244,6 +244,43 @@ shell = "cp first.txt second.txt"
 });
 
 describe("strand run: checkpoint, environments and webhooks from the command line", () => {
+  it("--retry-failed re-runs the failed job and what depends on it, nothing else", async () => {
+    const folder = workspace(`${HEADER}
+[[rules]]
+name = "a"
+output = ["a.txt"]
+shell = "echo a > a.txt"
+
+[[rules]]
+name = "b"
+input = ["a.txt"]
+output = ["b.txt"]
+shell = "test -e fixed.flag || { echo 'not fixed yet' >&2; exit 1; }; cp a.txt b.txt"
+
+[[rules]]
+name = "c"
+input = ["b.txt"]
+output = ["c.txt"]
+shell = "cp b.txt c.txt"
+
+[[rules]]
+name = "d"
+output = ["d.txt"]
+shell = "echo d > d.txt"
+`);
+    const first = await runStrand(["run", "-k"], { cwd: folder.dir });
+    expect(first.exitCode).toBe(1);
+    expect(first.stderr).toContain("⊘ c (blocked by failed dependency b)");
+    writeFileSync(folder.path("fixed.flag"), "");
+    const retry = await runStrand(["run", "--retry-failed"], { cwd: folder.dir });
+    expect(retry.exitCode, retry.stderr).toBe(0);
+    const events = latestEvents(folder.dir);
+    expect(events.filter((event) => event.type === "job_started").map((event) => event.job)).toEqual(["b", "c"]);
+    expect(events.find((event) => event.type === "job_queued" && event.job === "b")?.reason).toMatchObject({ code: "failed-before" });
+    expect(events.find((event) => event.type === "job_queued" && event.job === "c")?.reason).toMatchObject({ code: "downstream" });
+    expect(readFileSync(folder.path("c.txt"), "utf8")).toBe("a\n");
+  });
+
   it("sets a corrupt checkpoint aside with a warning and runs from the files", async () => {
     const folder = workspace(`${HEADER}
 [[rules]]
