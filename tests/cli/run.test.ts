@@ -281,6 +281,32 @@ shell = "echo d > d.txt"
     expect(readFileSync(folder.path("c.txt"), "utf8")).toBe("a\n");
   });
 
+  it("--samples and -t run part of the pipeline", async () => {
+    const folder = workspace(`${HEADER}
+[[sample_groups]]
+name = "g"
+samples = ["S1", "S2", "S3"]
+
+[[rules]]
+name = "trim"
+output = ["trim/{sample}.txt"]
+shell = "echo {sample} > {output}"
+
+[[rules]]
+name = "count"
+input = ["trim/{sample}.txt"]
+output = ["count/{sample}.txt"]
+shell = "wc -c < {input} > {output}"
+`);
+    const some = await runStrand(["run", "--samples", "S2"], { cwd: folder.dir });
+    expect(some.exitCode, some.stderr).toBe(0);
+    expect(readdirSync(folder.path("count"))).toEqual(["S2.txt"]);
+    const targeted = await runStrand(["run", "-t", "trim_g_S3"], { cwd: folder.dir });
+    expect(targeted.exitCode, targeted.stderr).toBe(0);
+    expect(readdirSync(folder.path("trim")).sort()).toEqual(["S2.txt", "S3.txt"]);
+    expect(readdirSync(folder.path("count"))).toEqual(["S2.txt"]);
+  });
+
   it("sets a corrupt checkpoint aside with a warning and runs from the files", async () => {
     const folder = workspace(`${HEADER}
 [[rules]]
