@@ -26,6 +26,7 @@ const COMMANDS: CatalogEntry[] = [
   { name: "graph", summary: "show the rule graph (or the job graph with --expanded) as text, Graphviz dot or JSON", load: async () => (await plan()).graphCommand },
   { name: "run", summary: "run a pipeline locally or on an HPC scheduler (SLURM, PBS, SGE, LSF)", load: async () => (await import("./commands/run.js")).runCommand },
   { name: "status", summary: "show the last run of a workdir: its state, counts and failed jobs", load: async () => (await import("./commands/status.js")).statusCommand },
+  { name: "serve", summary: "start the HTTP service (API and browser app) on 127.0.0.1:8080", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "dry-run", summary: "show which jobs a run would execute, and why", load: async () => (await plan()).dryRunCommand },
   { name: "debug", summary: "show every expanded job with its wildcards, paths and rendered command", load: async () => (await plan()).debugCommand },
   { name: "config", summary: "show the resolved config, pipeline statistics, or one config value", load: async () => (await tools()).configCommand },

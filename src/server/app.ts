@@ -1,0 +1,127 @@
+/**
+ * The HTTP service: a Hono app with the middleware chain in the specified order (outermost first:
+ * compression, request tracing, CORS, rate limit, security headers, license headers), then one router per
+ * domain built from `@hono/zod-openapi` route definitions, the OpenAPI 3.1 document, and the error body
+ * for every failure (bad JSON, schema failures, unknown paths, wrong methods, oversized bodies).
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { observabilityRoutes } from "./domains/observability/routes.js";
+import { errorResponse, ServiceError } from "./errors.js";
+import { compression } from "./middleware/compression.js";
+import { corsPolicy } from "./middleware/cors.js";
+import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-headers.js";
+import { rateLimit } from "./middleware/rate-limit.js";
+import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
+import { tracing, type TracingOptions } from "./middleware/tracing.js";
+
+export type ServiceMode = "personal" | "team" | "hpc";
+
+export interface AppOptions {
+  version: string;
+  mode?: ServiceMode;
+  /** Requests per 60 s per client; 0 turns the limiter off. */
+  rateLimit?: number;
+  trustedProxies?: string[];
+  corsOrigins?: string[];
+  /** Largest request body in bytes (default 10 MiB). */
+  bodyLimit?: number;
+  log?: TracingOptions["log"];
+}
+
+/** The middleware chain, outermost first; a test asserts this order. */
+export const MIDDLEWARE_ORDER = ["compression", "tracing", "cors", "rate-limit", "security-headers", "license-headers"] as const;
+
+export interface ServiceApp {
+  app: OpenAPIHono;
+  /** The names of the middleware as installed, outermost first. */
+  middleware: string[];
+}
+
+/** Builds the service app. */
+export function createApp(options: AppOptions): ServiceApp {
+  const mode = options.mode ?? "personal";
+  const app = new OpenAPIHono({
+    // Schema failures become 400 BAD_REQUEST naming the fields, in the error body like every failure.
+    defaultHook: (result) => {
+      if (result.success) return;
+      const fields = result.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`);
+      throw new ServiceError(400, "BAD_REQUEST", "the request does not match the expected shape", { detail: fields.join("; ") });
+    },
+  });
+  const chain: [string, MiddlewareHandler][] = [
+    ["compression", compression()],
+    ["tracing", tracing({ log: options.log })],
+    ["cors", corsPolicy(options.corsOrigins ?? [])],
+    ["rate-limit", rateLimit({ limit: options.rateLimit ?? 100, trustedProxies: options.trustedProxies })],
+    ["security-headers", securityHeaders()],
+    ["license-headers", licenseHeaders(options.version)],
+  ];
+  for (const [, handler] of chain) app.use("*", handler);
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: options.bodyLimit ?? 10 * 1024 * 1024,
+      onError: () => {
+        throw new ServiceError(413, "PAYLOAD_TOO_LARGE", `request body over ${Math.round((options.bodyLimit ?? 10 * 1024 * 1024) / 1024)} KiB`, {
+          suggestion: "send a smaller body (SERVICE_BODY_LIMIT sets the cap)",
+        });
+      },
+    }),
+  );
+  app.use(
+    "/api/*",
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, methods) => {
+        throw new ServiceError(405, "METHOD_NOT_ALLOWED", `this path answers ${methods.join(", ")} only`, { headers: { Allow: methods.join(", ") } });
+      },
+    }),
+  );
+
+  const startedAt = Date.now();
+  app.route("/", observabilityRoutes({ version: options.version, mode, startedAt, components: { engine: () => ({ status: "ok" }) } }));
+
+  let openapi: string | undefined;
+  app.get("/api/openapi.json", (c) => {
+    // Serialized once per process: the routes do not change while it runs.
+    openapi ??= JSON.stringify(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: "strand service", version: options.version, description: "Control plane for bioinformatics pipelines written as TOML" },
+      }),
+    );
+    return c.body(openapi, 200, { "Content-Type": "application/json; charset=utf-8" });
+  });
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    // Returned, not thrown: the method check looks at 404 answers to tell a wrong method from a wrong path.
+    if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }));
+    return c.html(INDEX_PAGE, 200, { "Cache-Control": "no-cache" });
+  });
+  app.onError((error, c) => {
+    const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
+    const response = errorResponse(c, mapped);
+    // Middleware inside the one that failed did not run: the headers every response carries are set here.
+    applySecurityHeaders(response.headers, new URL(c.req.url).protocol === "https:");
+    applyLicenseHeaders(response.headers, options.version);
+    return response;
+  });
+  return { app, middleware: chain.map(([name]) => name) };
+}
+
+/** Hono's own exceptions (malformed JSON in a validator, …) as service errors. */
+function httpExceptionError(error: HTTPException): ServiceError {
+  if (error.status === 400) return new ServiceError(400, "BAD_REQUEST", error.message || "malformed request", { suggestion: "send a JSON body with Content-Type: application/json" });
+  if (error.status === 413) return new ServiceError(413, "PAYLOAD_TOO_LARGE", error.message || "request body too large");
+  return new ServiceError(error.status === 401 ? 401 : 400, error.status === 401 ? "UNAUTHORIZED" : "BAD_REQUEST", error.message || "bad request");
+}
+
+const INDEX_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>strand</title></head>
+<body><h1>strand</h1><p>The strand service is running. The browser app is not built yet; the API is described at <a href="/api/openapi.json">/api/openapi.json</a>.</p></body></html>
+`;

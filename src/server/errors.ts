@@ -1,0 +1,53 @@
+/**
+ * Errors of the HTTP service: one class with a code from the specification's table and its status, and
+ * the one place that turns any failure into the error body `{code, message, detail?, suggestion?}`.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { EngineError } from "../engine/findings.js";
+
+/** The error body every failure uses. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  detail?: string;
+  suggestion?: string;
+}
+
+/** A failure with a specification code and HTTP status. */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly extra: { detail?: string; suggestion?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+
+  /** The error body, with optional fields only when given. */
+  body(): ErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.extra.detail !== undefined ? { detail: this.extra.detail } : {}),
+      ...(this.extra.suggestion !== undefined ? { suggestion: this.extra.suggestion } : {}),
+    };
+  }
+}
+
+/** Turns anything thrown by a handler into an error response; unexpected errors never show their stack. */
+export function errorResponse(c: Context, error: unknown): Response {
+  if (error instanceof ServiceError) return c.json(error.body(), error.status, error.extra.headers);
+  if (error instanceof EngineError) {
+    const { finding } = error;
+    const where = finding.line != null ? `line ${finding.line}, column ${finding.column ?? 1}` : undefined;
+    const body: ErrorBody = { code: finding.code, message: finding.message };
+    if (where) body.detail = where;
+    if (finding.suggestion) body.suggestion = finding.suggestion;
+    return c.json(body, 400);
+  }
+  const requestId = (c.get("requestId") as string | undefined) ?? "unknown";
+  console.error(`ERROR request ${requestId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return c.json({ code: "INTERNAL", message: "internal error", detail: `request id ${requestId}` } satisfies ErrorBody, 500);
+}

@@ -1,0 +1,51 @@
+/**
+ * Response compression by `Accept-Encoding`: brotli first, then gzip. Event streams are never compressed
+ * (a compressor would hold events back), nor are small bodies, images or bodies already encoded.
+ */
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const MINIMUM_BYTES = 1024;
+const COMPRESSIBLE = /^(application\/(json|javascript|xml)|text\/(?!event-stream)|image\/svg\+xml)/;
+
+/** Picks the encoding the client accepts: `br`, else `gzip`, else none (q=0 means refused). */
+export function chooseEncoding(header: string | undefined): "br" | "gzip" | undefined {
+  if (!header) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((param) => /^\s*q=([\d.]+)/.exec(param)?.[1]).find(Boolean);
+    accepted.set(name!.trim(), q === undefined ? 1 : Number(q));
+  }
+  const wildcard = accepted.get("*");
+  const weight = (name: string) => accepted.get(name) ?? wildcard ?? 0;
+  if (weight("br") > 0) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return undefined;
+}
+
+/** The compression middleware (outermost). */
+export function compression(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    const type = res.headers.get("Content-Type") ?? "";
+    if (!res.body || res.headers.has("Content-Encoding") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
+    res.headers.append("Vary", "Accept-Encoding");
+    const encoding = chooseEncoding(c.req.header("Accept-Encoding"));
+    if (!encoding) return;
+    const raw = Buffer.from(await res.arrayBuffer());
+    const headers = new Headers(res.headers);
+    if (raw.length < MINIMUM_BYTES) {
+      c.res = new Response(raw, { status: res.status, headers });
+      return;
+    }
+    const body = encoding === "br" ? await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : await gzipAsync(raw);
+    headers.set("Content-Encoding", encoding);
+    headers.delete("Content-Length");
+    c.res = new Response(body, { status: res.status, headers });
+  };
+}

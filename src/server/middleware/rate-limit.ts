@@ -1,0 +1,99 @@
+/**
+ * The rate limiter: at most N requests per client address in any 60-second sliding window. The client
+ * address is the transport peer, unless that peer is a proxy named in `SERVICE_TRUSTED_PROXY`; then the
+ * first `X-Forwarded-For` entry (or `X-Real-IP`) counts. Keys whose window has passed are evicted every
+ * 1024 checks, so there is no background timer.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { ServiceError } from "../errors.js";
+
+export interface RateLimitOptions {
+  /** Requests per window; 0 turns the limiter off. */
+  limit: number;
+  windowMs?: number;
+  /** Peer addresses of reverse proxies whose forwarding headers are believed. */
+  trustedProxies?: string[];
+  /** The clock, for tests. */
+  now?: () => number;
+  /** The peer address of a request (default: the socket's remote address). */
+  peerAddress?: (c: Context) => string | undefined;
+}
+
+const EVICT_EVERY = 1024;
+
+/** A sliding-window log of request times per key. */
+export class SlidingWindowLimiter {
+  private readonly hits = new Map<string, number[]>();
+  private checks = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Records a request at `now`; returns 0 when allowed, else the milliseconds until one is allowed. */
+  check(key: string, now: number): number {
+    if (++this.checks % EVICT_EVERY === 0) this.evict(now);
+    const start = now - this.windowMs;
+    let times = this.hits.get(key);
+    if (!times) {
+      times = [];
+      this.hits.set(key, times);
+    }
+    let drop = 0;
+    while (drop < times.length && times[drop]! <= start) drop++;
+    if (drop > 0) times.splice(0, drop);
+    if (times.length >= this.limit) return times[0]! + this.windowMs - now;
+    times.push(now);
+    return 0;
+  }
+
+  /** Keys tracked now (for tests of the eviction). */
+  get size(): number {
+    return this.hits.size;
+  }
+
+  private evict(now: number): void {
+    const start = now - this.windowMs;
+    for (const [key, times] of this.hits) if (times.length === 0 || times[times.length - 1]! <= start) this.hits.delete(key);
+  }
+}
+
+/** The client address the limiter counts, honouring forwarding headers only from trusted proxies. */
+export function clientAddress(c: Context, peer: string | undefined, trustedProxies: string[]): string {
+  const address = peer ?? "unknown";
+  if (trustedProxies.length === 0 || !trustedProxies.includes(address.replace(/^::ffff:/, ""))) return address;
+  const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
+  return forwarded || c.req.header("X-Real-IP")?.trim() || address;
+}
+
+/** The rate-limit middleware. */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
+  if (options.limit <= 0) return async (_c, next) => next();
+  const windowMs = options.windowMs ?? 60_000;
+  const limiter = new SlidingWindowLimiter(options.limit, windowMs);
+  const now = options.now ?? Date.now;
+  const trusted = options.trustedProxies ?? [];
+  const peerOf =
+    options.peerAddress ??
+    ((c: Context) => {
+      try {
+        return getConnInfo(c).remote.address;
+      } catch {
+        return undefined;
+      }
+    });
+  return async (c, next) => {
+    if (!new URL(c.req.url).pathname.startsWith("/api")) return next();
+    const waitMs = limiter.check(clientAddress(c, peerOf(c), trusted), now());
+    if (waitMs > 0) {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      throw new ServiceError(429, "RATE_LIMITED", `too many requests: at most ${options.limit} per ${windowMs / 1000} s`, {
+        detail: `retry in ${seconds}s`,
+        headers: { "Retry-After": String(seconds) },
+      });
+    }
+    await next();
+  };
+}

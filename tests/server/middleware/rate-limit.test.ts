@@ -1,0 +1,71 @@
+/**
+ * The rate limiter: a sliding window per client address, 429 RATE_LIMITED with Retry-After and
+ * `retry in <N>s`, forwarding headers believed only from trusted proxies, eviction without a timer.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { SlidingWindowLimiter } from "../../../src/server/middleware/rate-limit.js";
+import { startTestService, type TestService } from "../service-harness.js";
+
+const services: TestService[] = [];
+afterAll(() => Promise.all(services.map((service) => service.close())));
+
+describe("SlidingWindowLimiter", () => {
+  it("allows N requests in any window and says how long to wait", () => {
+    const limiter = new SlidingWindowLimiter(3, 60_000);
+    expect([0, 1000, 2000].map((t) => limiter.check("a", t))).toEqual([0, 0, 0]);
+    expect(limiter.check("a", 30_000)).toBe(30_000);
+    expect(limiter.check("b", 30_000)).toBe(0);
+    // The window slides: at 60.001 s the first request has left it.
+    expect(limiter.check("a", 60_001)).toBe(0);
+    expect(limiter.check("a", 60_002)).toBeGreaterThan(0);
+  });
+
+  it("evicts keys whose window has passed every 1024 checks, with no background task", () => {
+    const limiter = new SlidingWindowLimiter(100, 1000);
+    for (let i = 0; i < 1000; i++) limiter.check(`client-${i}`, 0);
+    expect(limiter.size).toBe(1000);
+    for (let i = 0; i < 24; i++) limiter.check("late", 5000);
+    expect(limiter.size).toBe(1);
+  });
+});
+
+describe("rate limit over HTTP", () => {
+  it("answers 429 RATE_LIMITED with Retry-After and detail once a client is over the limit", async () => {
+    const service = await startTestService({ rateLimit: 3 });
+    services.push(service);
+    for (let i = 0; i < 3; i++) expect((await fetch(`${service.url}/api/health`)).status).toBe(200);
+    const limited = await fetch(`${service.url}/api/health`);
+    expect(limited.status).toBe(429);
+    const seconds = Number(limited.headers.get("Retry-After"));
+    expect(seconds).toBeGreaterThan(55);
+    expect(seconds).toBeLessThanOrEqual(60);
+    expect(await limited.json()).toMatchObject({ code: "RATE_LIMITED", detail: `retry in ${seconds}s` });
+    // Every response carries the informational and security headers, this one included.
+    expect(limited.headers.get("X-Service-Version")).toBe("9.9.9-test");
+    expect(limited.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    // Tracing sits outside the limiter: the refused request is logged.
+    expect(service.lines.at(-1)).toMatch(/GET \/api\/health 429/);
+  });
+
+  it("ignores X-Forwarded-For unless the peer is a trusted proxy", async () => {
+    const untrusted = await startTestService({ rateLimit: 2 });
+    services.push(untrusted);
+    const statuses: number[] = [];
+    for (const ip of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) statuses.push((await fetch(`${untrusted.url}/api/health`, { headers: { "X-Forwarded-For": ip } })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+
+    const trusted = await startTestService({ rateLimit: 2, trustedProxies: ["127.0.0.1"] });
+    services.push(trusted);
+    const perClient: number[] = [];
+    for (const ip of ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.1", "10.0.0.1"]) perClient.push((await fetch(`${trusted.url}/api/health`, { headers: { "X-Forwarded-For": `${ip}, 127.0.0.1` } })).status);
+    expect(perClient).toEqual([200, 200, 200, 200, 429]);
+    const viaRealIp = await fetch(`${trusted.url}/api/health`, { headers: { "X-Real-IP": "10.9.9.9" } });
+    expect(viaRealIp.status).toBe(200);
+  });
+
+  it("is off with a limit of 0", async () => {
+    const service = await startTestService({ rateLimit: 0 });
+    services.push(service);
+    for (let i = 0; i < 150; i++) expect((await fetch(`${service.url}/api/health`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * A real service for tests: the app on `@hono/node-server`, on 127.0.0.1 and a free port, so requests go
+ * through a real socket (client addresses, compression, headers) exactly as in production.
+ */
+import { serve, type ServerType } from "@hono/node-server";
+import { createApp, type AppOptions } from "../../src/server/app.js";
+
+export interface TestService {
+  url: string;
+  lines: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the app with the given options; log lines are collected instead of printed. */
+export async function startTestService(options: Partial<AppOptions> = {}): Promise<TestService> {
+  const lines: string[] = [];
+  const { app } = createApp({ version: "9.9.9-test", log: (level, line) => void lines.push(`${level} ${line}`), ...options });
+  let server!: ServerType;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    lines,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
