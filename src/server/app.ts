@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { observabilityRoutes } from "./domains/observability/routes.js";
+import { toolingRoutes } from "./domains/workflow/routes.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";
 import { corsPolicy } from "./middleware/cors.js";
@@ -83,6 +84,7 @@ export function createApp(options: AppOptions): ServiceApp {
   );
 
   const startedAt = Date.now();
+  app.route("/", toolingRoutes());
   app.route("/", observabilityRoutes({ version: options.version, mode, startedAt, components: { engine: () => ({ status: "ok" }) } }));
 
   let openapi: string | undefined;

@@ -36,6 +36,8 @@ export interface MergedFile {
 
 export interface IncludeContext {
   cacheDir: string;
+  /** Text from an untrusted sender (the HTTP service): includes are not read, only noted. */
+  detached?: boolean;
   /** Every source file read, by path, for positions of findings in included files. */
   sources: Map<string, SourceFile>;
 }
@@ -66,6 +68,16 @@ export async function mergeIncludes(file: ParsedFile, context: IncludeContext, c
   const includes = file.decoded.include ?? [];
   for (const [index, include] of includes.entries()) {
     const at = file.source.locate(["include", index]);
+    if (context.detached) {
+      // No file, repository or URL is read on behalf of a pipeline sent over HTTP.
+      merged.warnings.push(
+        makeFinding("INCLUDE_NOT_READ", "info", `include ${include.repo ?? include.path} is not read for a pipeline checked on its own; its rules are not part of this check`, {
+          at,
+          suggestion: "run strand validate on the workflow folder to check it with its includes",
+        }),
+      );
+      continue;
+    }
     if (chainHere.length > MAX_INCLUDE_DEPTH) {
       throw new EngineError("INCLUDE_ERROR", `includes nest more than ${MAX_INCLUDE_DEPTH} levels deep (possible circular includes): ${chainHere.join(" → ")}`, { at });
     }

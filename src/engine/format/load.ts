@@ -4,10 +4,10 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { EngineError, type Finding } from "../findings.js";
+import { EngineError, makeFinding, type Finding } from "../findings.js";
 import { coerceOverride, deriveReferencePaths, injectSampleKeys, mergeProfileConfig, substituteConfig } from "./config.js";
 import { checkContracts, mergeIncludes, parseFile, type IncludeContext, type ParsedFile } from "./includes.js";
-import type { Defaults, Pair, Pipeline, SampleGroup, TomlValue } from "./model.js";
+import type { Defaults, Pair, Pipeline, SampleGroup, TomlValue, WorkflowMeta } from "./model.js";
 import { defaultCacheDir } from "./module-cache.js";
 import { parseTomlText, readPipelineText } from "./parse-source.js";
 import { injectReferenceKeys, readReferences, standardReferenceBuilds } from "./references.js";
@@ -26,6 +26,11 @@ export interface LoadOptions {
   cacheDir?: string;
   /** Working folder that relative paths resolve against (default: the workflow file's folder). */
   workdir?: string;
+  /**
+   * Text from an untrusted sender (the HTTP service): nothing outside the text is read — no includes,
+   * sample sheets, pair files, file patterns or profiles; each one skipped is noted as an info finding.
+   */
+  detached?: boolean;
 }
 
 export interface TextLoadOptions extends LoadOptions {
@@ -33,6 +38,22 @@ export interface TextLoadOptions extends LoadOptions {
   path?: string;
   /** Folder that relative paths resolve against (default: the process's current folder). */
   dir?: string;
+}
+
+/** The workflow table without its file-based sample and pair sources, each dropped one noted. */
+function detachedWorkflow(workflow: WorkflowMeta, source: SourceFile, warnings: Finding[]): WorkflowMeta {
+  const kept = { ...workflow };
+  for (const key of ["pairs_file", "sample_groups_file", "sample_pattern", "pairs_pattern"] as const) {
+    if (kept[key] === undefined) continue;
+    warnings.push(
+      makeFinding("SOURCE_NOT_READ", "info", `workflow.${key} is not read for a pipeline checked on its own; its samples are not part of this check`, {
+        at: source.locate(["workflow", key]),
+        suggestion: "run strand validate on the workflow folder to check it with its sample sources",
+      }),
+    );
+    delete kept[key];
+  }
+  return kept;
 }
 
 /** Finds the workflow file for a path argument: a file as given; a folder (or nothing) means `main.oxoflow`, else the first `*.oxoflow`. */
@@ -74,7 +95,7 @@ export async function loadPipelineText(text: string, options: TextLoadOptions = 
 }
 
 async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Promise<Pipeline> {
-  const context: IncludeContext = { cacheDir: options.cacheDir ?? defaultCacheDir(), sources: new Map([[file.source.path, file.source]]) };
+  const context: IncludeContext = { cacheDir: options.cacheDir ?? defaultCacheDir(), sources: new Map([[file.source.path, file.source]]), detached: options.detached };
   const decoded = file.decoded;
   const merged = await mergeIncludes(file, context);
   const warnings: Finding[] = [...merged.warnings];
@@ -84,7 +105,10 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
   const injected = new Set<string>();
   let defaults: Defaults = decoded.defaults ?? {};
   let cluster = decoded.cluster;
-  const workflow = decoded.workflow;
+  const workflow = options.detached ? detachedWorkflow(decoded.workflow, file.source, warnings) : decoded.workflow;
+  if (options.detached && (options.profile || options.samples?.includes("@"))) {
+    throw new EngineError("USAGE_ERROR", "profiles and sample sheets are not read for a pipeline sent on its own", { suggestion: "send sample names instead of a file" });
+  }
 
   if (options.profile) {
     const profile = await readProfile(options.profile, dir);

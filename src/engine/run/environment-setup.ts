@@ -267,6 +267,17 @@ async function setUp(
   }
 }
 
+/** The bash text that would set an environment up (for previews such as the service's prepare), or undefined. */
+export function setupScript(environment: Environment, workdir: string): string | undefined {
+  const kind = environmentKind(environment);
+  if (kind === "system") return undefined;
+  try {
+    return setupPlan(environment, kind, { workdir }, process.env).script;
+  } catch {
+    return undefined;
+  }
+}
+
 function setupPlan(environment: Environment, kind: EnvironmentKind, options: EnsureEnvironmentOptions, env: NodeJS.ProcessEnv): SetupPlan {
   const { workdir } = options;
   const always = () => true;

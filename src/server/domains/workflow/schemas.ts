@@ -1,0 +1,95 @@
+/**
+ * Request and response types of the pipeline tooling endpoints (they generate the OpenAPI document).
+ * Bodies are checked by the handlers, so a missing `toml_content` is `MISSING_FIELD`, not a schema error.
+ */
+import { z } from "@hono/zod-openapi";
+
+export const FindingSchema = z
+  .object({
+    code: z.string(),
+    severity: z.enum(["error", "warning", "info"]),
+    message: z.string(),
+    rule: z.string().nullable(),
+    suggestion: z.string().nullable(),
+    line: z.number().nullable(),
+    column: z.number().nullable(),
+  })
+  .openapi("Finding");
+
+const toml = z.string().openapi({ description: "pipeline TOML text" });
+
+export const TomlBody = z.object({ toml_content: toml }).openapi("TomlBody");
+export const LintBody = z.object({ toml_content: toml, strict: z.boolean().optional() }).openapi("LintBody");
+export const PrepareBody = z
+  .object({
+    toml_content: toml,
+    samples: z.string().optional().openapi({ description: "sample names (S1,S2) or first:N" }),
+    config: z.record(z.string(), z.string()).optional(),
+    limit: z.number().int().min(0).max(100_000).optional(),
+  })
+  .openapi("PrepareBody");
+export const DagBody = z.object({ toml_content: toml, expanded: z.boolean().optional() }).openapi("DagBody");
+export const DiffBody = z.object({ toml_a: toml, toml_b: toml }).openapi("DiffBody");
+export const ExportBody = z.object({ toml_content: toml, format: z.enum(["docker", "singularity"]).optional() }).openapi("ExportBody");
+
+export const ParseResult = z
+  .object({
+    workflow: z.object({ name: z.string(), version: z.string(), description: z.string().nullable(), author: z.string().nullable() }),
+    rules: z.array(z.record(z.string(), z.unknown())),
+    config: z.record(z.string(), z.unknown()),
+    sample_groups: z.array(z.object({ name: z.string(), samples: z.array(z.string()) })),
+    pairs: z.array(z.record(z.string(), z.unknown())),
+    includes: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi("ParseResult");
+
+export const ValidateResult = z
+  .object({
+    valid: z.boolean(),
+    errors: z.array(FindingSchema),
+    warnings: z.array(FindingSchema),
+    rules: z.number(),
+    dependencies: z.number(),
+    missing_inputs: z.array(z.string()),
+  })
+  .openapi("ValidateResult");
+
+export const LintResult = z.object({ valid: z.boolean(), errors: z.array(FindingSchema), warnings: z.array(FindingSchema), info: z.array(FindingSchema) }).openapi("LintResult");
+
+export const PrepareResult = z
+  .object({
+    jobs_total: z.number(),
+    rules: z.array(z.object({ rule: z.string(), jobs: z.number() })),
+    jobs: z.array(
+      z.object({
+        name: z.string(),
+        rule: z.string(),
+        inputs: z.array(z.string()),
+        outputs: z.array(z.string()),
+        command: z.string().nullable(),
+        environment: z.string(),
+        threads: z.number(),
+        memory: z.string().nullable(),
+        bindings: z.record(z.string(), z.string()),
+      }),
+    ),
+    environment_setup: z.array(z.object({ kind: z.string(), spec: z.string(), command: z.string().nullable() })),
+  })
+  .openapi("PrepareResult");
+
+export const DagResult = z
+  .object({
+    nodes: z.array(z.object({ id: z.string(), label: z.string(), rule: z.string(), environment: z.string(), threads: z.number(), memory: z.string().nullable(), level: z.number() })),
+    edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(["file", "declared"]) })),
+    levels: z.array(z.array(z.string())),
+    critical_path: z.array(z.string()),
+    metrics: z.object({ nodes: z.number(), edges: z.number(), max_depth: z.number(), max_width: z.number() }),
+  })
+  .openapi("DagResult");
+
+export const FormatResult = z.object({ formatted: z.string(), changed: z.boolean() }).openapi("FormatResult");
+export const StatsResult = z.record(z.string(), z.unknown()).openapi("StatsResult");
+export const DiffResult = z
+  .object({ identical: z.boolean(), changes: z.array(z.record(z.string(), z.unknown())), unified_diff: z.string() })
+  .openapi("DiffResult");
+export const ExportResult = z.object({ format: z.string(), filename: z.string(), content: z.string() }).openapi("ExportResult");

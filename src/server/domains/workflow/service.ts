@@ -1,0 +1,232 @@
+/**
+ * The pipeline tooling, free of HTTP: parse, validate, prepare, dag, format, lint, stats, diff and export
+ * of TOML text sent by a client. The text is loaded "detached": nothing outside it is read (no includes,
+ * sample sheets or file patterns) and relative paths resolve in an empty folder, so a request can never
+ * make the service read or fetch anything. Engine errors are thrown as they are; the routes give them codes.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { lintPipeline } from "../../../engine/check/lint.js";
+import { validatePipeline } from "../../../engine/check/validate.js";
+import { buildGraph, criticalPath } from "../../../engine/dag/graph.js";
+import { expandPipeline } from "../../../engine/expand/expand.js";
+import { renderCommand, renderContext } from "../../../engine/expand/render-command.js";
+import { EngineError, type Finding } from "../../../engine/findings.js";
+import { formatPipelineText } from "../../../engine/format/canonical-format.js";
+import { loadPipelineText } from "../../../engine/format/load.js";
+import type { Pipeline } from "../../../engine/format/model.js";
+import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentSpec } from "../../../engine/format/rule-settings.js";
+import { setupScript } from "../../../engine/run/environment-setup.js";
+import { diffPipelines, type DiffResult } from "../../../engine/tools/diff.js";
+import { exportPipeline, type ExportResult } from "../../../engine/tools/export.js";
+import { pipelineStats, type PipelineStats } from "../../../engine/tools/stats.js";
+
+/** A finding as the API shows it. */
+export interface ApiFinding {
+  code: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  rule: string | null;
+  suggestion: string | null;
+  line: number | null;
+  column: number | null;
+}
+
+/** Converts an engine finding to the API's shape. */
+export function apiFinding(finding: Finding): ApiFinding {
+  return {
+    code: finding.code,
+    severity: finding.severity,
+    message: finding.message,
+    rule: finding.rule ?? null,
+    suggestion: finding.suggestion ?? null,
+    line: finding.line ?? null,
+    column: finding.column ?? null,
+  };
+}
+
+let emptyFolder: string | undefined;
+
+/** An empty folder that relative paths of sent pipelines resolve in (made once per process). */
+function detachedDir(): string {
+  emptyFolder ??= mkdtempSync(join(tmpdir(), "strand-detached-"));
+  return emptyFolder;
+}
+
+/** Loads sent text on its own; `config` and `samples` act like `--arg` and `--samples`. */
+export function loadDetached(text: string, options: { config?: Record<string, string>; samples?: string; name?: string } = {}): Promise<Pipeline> {
+  return loadPipelineText(text, { path: options.name ?? "pipeline.oxoflow", dir: detachedDir(), detached: true, overrides: options.config, samples: options.samples });
+}
+
+/** Codes of failures that mean the text could not be read as a pipeline at all. */
+const PARSE_CODES = new Set(["PARSE_ERROR", "SCHEMA_ERROR", "IO_ERROR", "LIMIT_ERROR"]);
+
+/** True for engine errors that come from reading the text (syntax, schema). */
+export function isParseFailure(error: unknown): error is EngineError {
+  return error instanceof EngineError && PARSE_CODES.has(error.code);
+}
+
+/** The structure of a pipeline. */
+export async function parsePipeline(text: string) {
+  const pipeline = await loadDetached(text);
+  return {
+    workflow: {
+      name: pipeline.workflow.name,
+      version: pipeline.workflow.version,
+      description: pipeline.workflow.description ?? null,
+      author: pipeline.workflow.author ?? null,
+    },
+    rules: pipeline.rules.map((rule) => ({
+      name: rule.name,
+      description: rule.description ?? null,
+      input: rule.input.paths,
+      output: rule.output.paths,
+      shell: rule.shell ?? null,
+      script: rule.script ?? null,
+      threads: effectiveThreads(rule, pipeline.defaults),
+      memory: effectiveMemory(rule, pipeline.defaults) ?? null,
+      environment: environmentLabel(effectiveEnvironment(rule, pipeline.defaults)),
+      when: rule.when ?? null,
+      depends_on: rule.depends_on,
+      line: rule.origin.source.locate(rule.origin.path)?.line ?? null,
+    })),
+    config: Object.fromEntries(Object.entries(pipeline.config).filter(([key]) => !pipeline.injectedConfig.has(key))),
+    sample_groups: pipeline.sample_groups.map((group) => ({ name: group.name, samples: group.samples })),
+    pairs: pipeline.pairs.map((pair) => ({ ...pair })),
+    includes: pipeline.include.map((include) => ({ path: include.path, namespace: include.namespace ?? null, repo: include.repo ?? null, ref: include.ref ?? null })),
+  };
+}
+
+function environmentLabel(environment: Pipeline["defaults"]["environment"] & object): string {
+  const kind = environmentKind(environment);
+  return kind === "system" ? "system" : `${kind}:${environmentSpec(environment)}`;
+}
+
+/** Validation: a text that cannot be read is a result with one PARSE_ERROR finding, not a failure. */
+export async function validateText(text: string) {
+  let pipeline: Pipeline;
+  try {
+    pipeline = await loadDetached(text);
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    const finding = apiFinding(error.finding);
+    if (isParseFailure(error)) finding.code = "PARSE_ERROR";
+    return { valid: false, errors: [finding], warnings: [], rules: 0, dependencies: 0, missing_inputs: [] };
+  }
+  const result = validatePipeline(pipeline);
+  const info = pipeline.warnings.map(apiFinding);
+  return {
+    valid: result.valid,
+    errors: result.findings.filter((finding) => finding.severity === "error").map(apiFinding),
+    warnings: [...result.findings.filter((finding) => finding.severity !== "error").map(apiFinding), ...info],
+    rules: result.rules,
+    dependencies: result.dependencies,
+    missing_inputs: result.missingInputs,
+  };
+}
+
+/** Lint: errors, warnings and info findings. */
+export async function lintText(text: string, strict = false) {
+  const pipeline = await loadDetached(text);
+  const result = lintPipeline(pipeline, { strict });
+  const all = [...result.findings, ...pipeline.warnings].map(apiFinding);
+  return {
+    valid: result.passed,
+    errors: all.filter((finding) => finding.severity === "error"),
+    warnings: all.filter((finding) => finding.severity === "warning"),
+    info: all.filter((finding) => finding.severity === "info"),
+  };
+}
+
+/** Expansion into jobs: the first `limit` jobs with rendered commands, counts per rule, environment set-ups. */
+export async function prepareText(text: string, options: { samples?: string; config?: Record<string, string>; limit?: number }) {
+  const pipeline = await loadDetached(text, { samples: options.samples, config: options.config });
+  const expansion = expandPipeline(pipeline, "plan");
+  const context = renderContext(pipeline);
+  const limit = options.limit ?? 1000;
+  const environments = new Map<string, { kind: string; spec: string; command: string | null }>();
+  for (const rule of pipeline.rules) {
+    const environment = effectiveEnvironment(rule, pipeline.defaults);
+    const kind = environmentKind(environment);
+    if (kind === "system") continue;
+    const key = `${kind}:${environmentSpec(environment)}`;
+    if (!environments.has(key)) environments.set(key, { kind, spec: environmentSpec(environment), command: setupScript(environment, detachedDir()) ?? null });
+  }
+  return {
+    jobs_total: expansion.jobs.length,
+    rules: [...expansion.instancesOf].map(([rule, indices]) => ({ rule, jobs: indices.length })),
+    jobs: expansion.jobs.slice(0, limit).map((job) => {
+      let command: string | null;
+      try {
+        command = renderCommand(job, context, pipeline.workflow.interpreter_map);
+      } catch {
+        command = null; // an unsafe value: validate and dry-run explain it
+      }
+      return {
+        name: job.name,
+        rule: job.template,
+        inputs: job.input.paths,
+        outputs: job.output.paths,
+        command,
+        environment: environmentLabel(effectiveEnvironment(job.rule, pipeline.defaults)),
+        threads: effectiveThreads(job.rule, pipeline.defaults),
+        memory: effectiveMemory(job.rule, pipeline.defaults) ?? null,
+        bindings: { ...job.bindings },
+      };
+    }),
+    environment_setup: [...environments.values()],
+  };
+}
+
+/** The rule graph (or with `expanded` the job graph): nodes, edges, levels, critical path and metrics. */
+export async function dagOf(text: string, expanded = false) {
+  const pipeline = await loadDetached(text);
+  const graph = buildGraph(expandPipeline(pipeline, expanded ? "plan" : "template"));
+  const levels: string[][] = Array.from({ length: graph.levelCount }, () => []);
+  const nodes = graph.jobs.map((job, index) => {
+    levels[graph.level[index]!]!.push(job.name);
+    return {
+      id: job.name,
+      label: job.name,
+      rule: job.template,
+      environment: environmentLabel(effectiveEnvironment(job.rule, pipeline.defaults)),
+      threads: effectiveThreads(job.rule, pipeline.defaults),
+      memory: effectiveMemory(job.rule, pipeline.defaults) ?? null,
+      level: graph.level[index]!,
+    };
+  });
+  const edges = [];
+  for (let k = 0; k < graph.edges.count; k++) {
+    edges.push({ from: graph.jobs[graph.edges.from[k]!]!.name, to: graph.jobs[graph.edges.to[k]!]!.name, kind: graph.edges.kind[k] === 1 ? ("declared" as const) : ("file" as const) });
+  }
+  return {
+    nodes,
+    edges,
+    levels,
+    critical_path: criticalPath(graph),
+    metrics: { nodes: nodes.length, edges: edges.length, max_depth: graph.levelCount, max_width: Math.max(0, ...levels.map((level) => level.length)) },
+  };
+}
+
+/** The canonical layout of the text (comments kept). */
+export function formatText(text: string): { formatted: string; changed: boolean } {
+  const formatted = formatPipelineText(text, "pipeline.oxoflow");
+  return { formatted, changed: formatted !== text };
+}
+
+/** Pipeline statistics. */
+export async function statsOf(text: string): Promise<PipelineStats> {
+  return pipelineStats(await loadDetached(text));
+}
+
+/** Structured and textual differences between two pipelines. */
+export async function diffTexts(a: string, b: string): Promise<DiffResult> {
+  const [left, right] = await Promise.all([loadDetached(a, { name: "a.oxoflow" }), loadDetached(b, { name: "b.oxoflow" })]);
+  return diffPipelines(left, right, a, b, { a: "a.oxoflow", b: "b.oxoflow" });
+}
+
+/** A Dockerfile or Apptainer definition for the pipeline. */
+export async function exportText(text: string, format: "docker" | "singularity"): Promise<ExportResult> {
+  return exportPipeline(await loadDetached(text), format);
+}
