@@ -33,6 +33,7 @@ const COMMANDS: CatalogEntry[] = [
   { name: "diff", summary: "compare two pipelines: structured changes and a text diff", load: async () => (await tools()).diffCommand },
   { name: "export", summary: "write a Dockerfile or an Apptainer/Singularity definition for a pipeline", load: async () => (await tools()).exportCommand },
   { name: "schema", summary: "print the JSON Schema of the pipeline format", load: async () => (await tools()).schemaCommand },
+  { name: "license", summary: "show the license status (or check a license file)", load: async () => (await import("./commands/license.js")).licenseCommand },
   { name: "template", summary: "list the built-in pipeline templates, or print one to start a pipeline from", load: async () => (await import("./commands/template.js")).templateCommand },
   { name: "cluster", summary: "write HPC job scripts (SLURM, PBS, SGE, LSF) with a submit.sh; show or cancel scheduler jobs", load: async () => (await import("./commands/cluster.js")).clusterCommand },
 ];

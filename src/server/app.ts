@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { observabilityRoutes } from "./domains/observability/routes.js";
+import { licenseRoutes } from "./domains/license/routes.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";
@@ -31,6 +32,8 @@ export interface AppOptions {
   /** Largest request body in bytes (default 10 MiB). */
   bodyLimit?: number;
   log?: TracingOptions["log"];
+  /** Environment for settings read per request (license files); default: the process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The middleware chain, outermost first; a test asserts this order. */
@@ -85,7 +88,19 @@ export function createApp(options: AppOptions): ServiceApp {
 
   const startedAt = Date.now();
   app.route("/", toolingRoutes());
-  app.route("/", observabilityRoutes({ version: options.version, mode, startedAt, components: { engine: () => ({ status: "ok" }) } }));
+  let requestsTotal = 0;
+  app.use("/api/*", async (_c, next) => {
+    requestsTotal++;
+    await next();
+  });
+  app.route("/", licenseRoutes(options.env));
+  app.route(
+    "/",
+    observabilityRoutes(
+      { version: options.version, mode, startedAt, components: { engine: () => ({ status: "ok" }) } },
+      { requestsTotal: () => requestsTotal, activeRuns: () => 0, queuedRuns: () => 0, sseSubscribers: () => 0 },
+    ),
+  );
 
   let openapi: string | undefined;
   app.get("/api/openapi.json", (c) => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT } from "../support/cli-pipelines.js";
 import { PROJECT_ROOT, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
-const COMMANDS = ["validate", "lint", "format", "graph", "run", "status", "serve", "dry-run", "debug", "config", "diff", "export", "schema", "template", "cluster"];
+const COMMANDS = ["validate", "lint", "format", "graph", "run", "status", "serve", "dry-run", "debug", "config", "diff", "export", "schema", "template", "license", "cluster"];
 
 let folder: TempFolder;
 beforeAll(() => {

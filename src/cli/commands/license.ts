@@ -1,0 +1,28 @@
+/**
+ * `strand license [FILE]`: the license status, resolved as the service resolves it (SERVICE_LICENSE, the
+ * configuration directory, the legacy path, the embedded academic license), or the check of one file.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { checkLicenseText, licensePaths, resolveLicense } from "../../server/domains/license/license.js";
+import { printJson } from "../print.js";
+import type { Command } from "./command.js";
+
+export const licenseCommand: Command = {
+  usage: "strand license [FILE] [--json]",
+  options: [],
+  async run(args, output) {
+    const file = args.positionals[0];
+    const status = file ? await checkLicenseText(readFileSync(resolve(file), "utf8"), resolve(file)) : await resolveLicense();
+    if (args.flags.has("json")) {
+      printJson(output, { command: "license", ...status, searched: file ? [resolve(file)] : licensePaths() });
+      return file && status.problem ? 1 : 0;
+    }
+    const who = status.licensee ? ` for ${status.licensee}` : "";
+    const until = status.expires_at ? `, valid until ${status.expires_at}` : "";
+    output.out(`${status.type} license${who}${until} (${status.source})`);
+    if (status.problem) output.out(`  not accepted: ${status.problem}`);
+    output.out(`  the license is informational and never restricts what strand does; contact ${status.contact}`);
+    return file && status.problem ? 1 : 0;
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * License status, resolved in the specified order: the file named by `SERVICE_LICENSE`, `license.json` in
+ * the platform configuration directory (`SERVICE_CONFIG_DIR`, default `~/.config/strand`), the legacy
+ * `~/.strand/license.json`, else the embedded academic license. A commercial license is a JSON document
+ * `{license: {...}, signature}` whose signature is Ed25519 over the canonical JSON of `license`. The status
+ * is informational and never restricts anything. Shared by the service and `strand license`.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { verifyAsync } from "@noble/ed25519";
+
+/** The vendor's public key; `SERVICE_LICENSE_PUBLIC_KEY` (hex) replaces it for private deployments and tests. */
+const VENDOR_PUBLIC_KEY = "0531ba0942e40dc046bfaf5a14860bf65b60d8bc585bf62625bba1f0fea7de86";
+export const LICENSE_CONTACT = "licensing@strand.example";
+
+export interface LicenseStatus {
+  type: "academic" | "commercial";
+  valid: boolean;
+  licensee: string | null;
+  expires_at: string | null;
+  /** Where the status came from: a file path, or "embedded". */
+  source: string;
+  contact: string;
+  /** Why a license file was not accepted (the embedded license applies then). */
+  problem?: string;
+}
+
+export interface LicenseTerms {
+  type: "commercial";
+  licensee: string;
+  issued_at: string;
+  expires_at?: string;
+  seats?: number;
+}
+
+const EMBEDDED: LicenseStatus = { type: "academic", valid: true, licensee: null, expires_at: null, source: "embedded", contact: LICENSE_CONTACT };
+
+/** JSON with keys in sorted order at every level: the bytes the signature covers. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The candidate license files, in resolution order. */
+export function licensePaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  const paths: string[] = [];
+  if (env.SERVICE_LICENSE) paths.push(env.SERVICE_LICENSE);
+  paths.push(join(configDir(env), "license.json"));
+  paths.push(join(homedir(), ".strand", "license.json"));
+  return paths;
+}
+
+/** The platform configuration directory. */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SERVICE_CONFIG_DIR ?? join(homedir(), ".config", "strand");
+}
+
+/** Checks a license document (text); never throws. */
+export async function checkLicenseText(text: string, source: string, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<LicenseStatus> {
+  const refuse = (problem: string): LicenseStatus => ({ ...EMBEDDED, problem: `${source}: ${problem}` });
+  let document: { license?: LicenseTerms; signature?: string };
+  try {
+    document = JSON.parse(text) as typeof document;
+  } catch {
+    return refuse("not a JSON document");
+  }
+  const terms = document.license;
+  if (!terms || typeof terms !== "object" || terms.type !== "commercial" || typeof terms.licensee !== "string") return refuse("no commercial license terms (license.type, license.licensee)");
+  if (typeof document.signature !== "string" || !/^[A-Za-z0-9+/=]+$/.test(document.signature)) return refuse("no signature");
+  const key = env.SERVICE_LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY;
+  let valid = false;
+  try {
+    valid = await verifyAsync(Buffer.from(document.signature, "base64"), Buffer.from(canonicalJson(terms)), Buffer.from(key, "hex"));
+  } catch {
+    valid = false;
+  }
+  if (!valid) return refuse("the signature does not match (the license was changed, or signed by someone else)");
+  if (terms.expires_at && !(new Date(terms.expires_at) > now)) return { ...refuse(`expired on ${terms.expires_at}`), licensee: terms.licensee, expires_at: terms.expires_at };
+  return { type: "commercial", valid: true, licensee: terms.licensee, expires_at: terms.expires_at ?? null, source, contact: LICENSE_CONTACT };
+}
+
+/** The license status: the first license file that exists decides; none means the embedded academic license. */
+export async function resolveLicense(env: NodeJS.ProcessEnv = process.env): Promise<LicenseStatus> {
+  for (const path of licensePaths(env)) {
+    if (!existsSync(path)) continue;
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      return { ...EMBEDDED, problem: `${path}: ${(error as Error).message}` };
+    }
+    return checkLicenseText(text, path, env);
+  }
+  return EMBEDDED;
+}
+
+/** Checks an uploaded license and, when valid, installs it as the configuration directory's license.json. */
+export async function installLicense(text: string, env: NodeJS.ProcessEnv = process.env): Promise<LicenseStatus> {
+  const target = join(configDir(env), "license.json");
+  const status = await checkLicenseText(text, target, env);
+  if (status.type !== "commercial" || !status.valid) return status;
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(`${target}.tmp`, text);
+  renameSync(`${target}.tmp`, target);
+  return status;
+}

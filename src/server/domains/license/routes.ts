@@ -1,0 +1,63 @@
+/**
+ * HTTP adapter of the license domain: `GET /api/license` and `POST /api/license/upload {license_data}`.
+ */
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { ServiceError } from "../../errors.js";
+import { ErrorBodySchema } from "../observability/schemas.js";
+import { installLicense, resolveLicense } from "./license.js";
+
+const LicenseStatusSchema = z
+  .object({
+    type: z.enum(["academic", "commercial"]),
+    valid: z.boolean(),
+    licensee: z.string().nullable(),
+    expires_at: z.string().nullable(),
+    source: z.string(),
+    contact: z.string(),
+    problem: z.string().optional(),
+  })
+  .openapi("LicenseStatus");
+
+const getLicense = createRoute({
+  method: "get",
+  path: "/api/license",
+  tags: ["license"],
+  summary: "License status: type, validity, licensee, expiry, contact (informational only)",
+  responses: { 200: { description: "the status", content: { "application/json": { schema: LicenseStatusSchema } } } },
+});
+
+const uploadLicense = createRoute({
+  method: "post",
+  path: "/api/license/upload",
+  tags: ["license"],
+  summary: "Install a commercial license after checking its Ed25519 signature",
+  request: { body: { required: true, content: { "application/json": { schema: z.object({ license_data: z.string().max(65_536) }).openapi("LicenseUpload") } } } },
+  responses: {
+    200: { description: "the installed license's status", content: { "application/json": { schema: LicenseStatusSchema } } },
+    400: { description: "missing field, or a license that does not check out", content: { "application/json": { schema: ErrorBodySchema } } },
+  },
+});
+
+/** The license router. */
+export function licenseRoutes(env: NodeJS.ProcessEnv = process.env): OpenAPIHono {
+  const router = new OpenAPIHono();
+  router.openapi(getLicense, async (c) => c.json(await resolveLicense(env), 200));
+  router.openapi(
+    uploadLicense,
+    async (c) => {
+      const { license_data } = (await c.req.json()) as { license_data: string };
+      const status = await installLicense(license_data, env);
+      if (status.type !== "commercial" || !status.valid) {
+        throw new ServiceError(400, "BAD_REQUEST", "the license was not accepted", { detail: status.problem ?? "invalid license", suggestion: `contact ${status.contact} for a signed license file` });
+      }
+      return c.json(status, 200);
+    },
+    ((result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) => {
+      if (result.success) return;
+      const missing = result.error?.issues.some((issue) => issue.path[0] === "license_data" && /undefined/.test(issue.message));
+      if (missing) throw new ServiceError(400, "MISSING_FIELD", "missing required field: license_data");
+      throw new ServiceError(400, "BAD_REQUEST", "license_data must be a string of at most 64 KiB");
+    }) as never,
+  );
+  return router;
+}

@@ -1,0 +1,121 @@
+/**
+ * Runtime metrics of the service process and machine, as a JSON document and in the Prometheus text
+ * exposition format. Counters the other domains own (runs, subscribers) come in through `MetricSources`.
+ */
+import { cpus, freemem, hostname, loadavg, totalmem } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+export interface MetricSources {
+  requestsTotal(): number;
+  activeRuns(): number;
+  queuedRuns(): number;
+  sseSubscribers(): number;
+}
+
+export interface MetricsDocument {
+  cpu_percent: number;
+  load_average_1m: number;
+  memory_total_mb: number;
+  memory_free_mb: number;
+  memory_used_mb: number;
+  process_rss_mb: number;
+  heap_used_mb: number;
+  active_runs: number;
+  queued_runs: number;
+  requests_total: number;
+  sse_subscribers: number;
+  event_loop_lag_ms: number;
+  uptime_s: number;
+}
+
+const MB = 1024 * 1024;
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Samples CPU between calls and the event loop's delay continuously (a histogram, no timer of ours). */
+export class MetricsCollector {
+  private lastCpu = process.cpuUsage();
+  private lastAt = performance.now();
+  private readonly loop = monitorEventLoopDelay({ resolution: 20 });
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly sources: MetricSources) {
+    this.loop.enable();
+  }
+
+  /** The metrics now; CPU is the service process's share since the previous call. */
+  snapshot(): MetricsDocument {
+    const cpu = process.cpuUsage(this.lastCpu);
+    const now = performance.now();
+    const elapsedMs = Math.max(1, now - this.lastAt);
+    this.lastCpu = process.cpuUsage();
+    this.lastAt = now;
+    const memory = process.memoryUsage();
+    const lag = Number.isFinite(this.loop.mean) ? this.loop.mean / 1e6 : 0;
+    this.loop.reset();
+    return {
+      cpu_percent: round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100),
+      load_average_1m: round(loadavg()[0] ?? 0, 2),
+      memory_total_mb: Math.round(totalmem() / MB),
+      memory_free_mb: Math.round(freemem() / MB),
+      memory_used_mb: Math.round((totalmem() - freemem()) / MB),
+      process_rss_mb: round(memory.rss / MB),
+      heap_used_mb: round(memory.heapUsed / MB),
+      active_runs: this.sources.activeRuns(),
+      queued_runs: this.sources.queuedRuns(),
+      requests_total: this.sources.requestsTotal(),
+      sse_subscribers: this.sources.sseSubscribers(),
+      event_loop_lag_ms: round(lag, 2),
+      uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
+    };
+  }
+
+  stop(): void {
+    this.loop.disable();
+  }
+}
+
+const HELP: Record<keyof MetricsDocument, [string, "gauge" | "counter"]> = {
+  cpu_percent: ["CPU used by the service process since the previous scrape, percent of one core", "gauge"],
+  load_average_1m: ["machine load average over one minute", "gauge"],
+  memory_total_mb: ["machine memory, MB", "gauge"],
+  memory_free_mb: ["free machine memory, MB", "gauge"],
+  memory_used_mb: ["used machine memory, MB", "gauge"],
+  process_rss_mb: ["resident memory of the service process, MB", "gauge"],
+  heap_used_mb: ["JavaScript heap in use, MB", "gauge"],
+  active_runs: ["runs running or paused", "gauge"],
+  queued_runs: ["runs waiting to start", "gauge"],
+  requests_total: ["HTTP requests served since start", "counter"],
+  sse_subscribers: ["event-stream subscribers connected", "gauge"],
+  event_loop_lag_ms: ["mean event-loop delay since the previous scrape, ms", "gauge"],
+  uptime_s: ["seconds since the service started", "counter"],
+};
+
+/** The Prometheus text exposition (version 0.0.4) of a metrics document. */
+export function prometheusText(metrics: MetricsDocument): string {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(metrics) as [keyof MetricsDocument, number][]) {
+    const [help, type] = HELP[key];
+    const name = `strand_${key}`;
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Facts about the machine and process for `/api/system`. */
+export function systemDocument(version: string, mode: string, startedAt: number) {
+  const processors = cpus();
+  return {
+    version,
+    mode,
+    node_version: process.version,
+    platform: process.platform,
+    arch: process.arch,
+    hostname: hostname(),
+    pid: process.pid,
+    cpus: processors.length,
+    cpu_model: processors[0]?.model ?? null,
+    memory_total_mb: Math.round(totalmem() / MB),
+    started_at: new Date(startedAt).toISOString(),
+    engine: { version, executors: ["local", "slurm", "pbs", "sge", "lsf"] },
+  };
+}
