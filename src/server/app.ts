@@ -4,6 +4,7 @@
  * domain built from `@hono/zod-openapi` route definitions, the OpenAPI 3.1 document, and the error body
  * for every failure (bad JSON, schema failures, unknown paths, wrong methods, oversized bodies).
  */
+import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -19,6 +20,7 @@ import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-header
 import { rateLimit } from "./middleware/rate-limit.js";
 import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
 import { tracing, type TracingOptions } from "./middleware/tracing.js";
+import { normaliseBasePath, StaticContent } from "./static-content.js";
 
 export type ServiceMode = "personal" | "team" | "hpc";
 
@@ -34,7 +36,13 @@ export interface AppOptions {
   log?: TracingOptions["log"];
   /** Environment for settings read per request (license files); default: the process's. */
   env?: NodeJS.ProcessEnv;
+  /** `SERVICE_BASE_PATH`: where the app is mounted behind a proxy (default `/`). */
+  basePath?: string;
+  /** The built browser app (default `dist/web` of the package). */
+  webRoot?: string;
 }
+
+const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
 
 /** The middleware chain, outermost first; a test asserts this order. */
 export const MIDDLEWARE_ORDER = ["compression", "tracing", "cors", "rate-limit", "security-headers", "license-headers"] as const;
@@ -114,11 +122,19 @@ export function createApp(options: AppOptions): ServiceApp {
     return c.body(openapi, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
 
+  const content = new StaticContent(options.webRoot ?? DEFAULT_WEB_ROOT, normaliseBasePath(options.basePath));
+  app.get("/assets/*", (c) => {
+    const relative = decodeURIComponent(new URL(c.req.url).pathname.slice("/assets/".length));
+    const response = content.asset(c, relative);
+    if (!response) throw new ServiceError(404, "NOT_FOUND", `no such asset: ${relative}`);
+    return response;
+  });
+
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     // Returned, not thrown: the method check looks at 404 answers to tell a wrong method from a wrong path.
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }));
-    return c.html(INDEX_PAGE, 200, { "Cache-Control": "no-cache" });
+    return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
@@ -137,8 +153,3 @@ function httpExceptionError(error: HTTPException): ServiceError {
   if (error.status === 413) return new ServiceError(413, "PAYLOAD_TOO_LARGE", error.message || "request body too large");
   return new ServiceError(error.status === 401 ? 401 : 400, error.status === 401 ? "UNAUTHORIZED" : "BAD_REQUEST", error.message || "bad request");
 }
-
-const INDEX_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>strand</title></head>
-<body><h1>strand</h1><p>The strand service is running. The browser app is not built yet; the API is described at <a href="/api/openapi.json">/api/openapi.json</a>.</p></body></html>
-`;

@@ -4,6 +4,7 @@
  */
 import type { ServiceMode } from "./app.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
+import { normaliseBasePath } from "./static-content.js";
 
 export interface ServiceConfig {
   host: string;
@@ -13,6 +14,7 @@ export interface ServiceConfig {
   trustedProxies: string[];
   corsOrigins: string[];
   bodyLimit: number;
+  basePath: string;
 }
 
 function integer(value: string | undefined, name: string, fallback: number, minimum = 0): number {
@@ -34,5 +36,6 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     trustedProxies: (env.SERVICE_TRUSTED_PROXY ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     corsOrigins: corsOriginsFromEnv(env),
     bodyLimit: integer(env.SERVICE_BODY_LIMIT, "SERVICE_BODY_LIMIT", 10 * 1024 * 1024, 1),
+    basePath: normaliseBasePath(env.SERVICE_BASE_PATH),
   };
 }

@@ -20,6 +20,7 @@ export function startService(config: ServiceConfig, version: string): Promise<Ru
     trustedProxies: config.trustedProxies,
     corsOrigins: config.corsOrigins,
     bodyLimit: config.bodyLimit,
+    basePath: config.basePath,
   });
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
