@@ -1,0 +1,385 @@
+/**
+ * The PostgreSQL store, through the `postgres` driver with a small connection pool. Pipeline updates lock
+ * the pipeline row (`SELECT … FOR UPDATE`) in a transaction, so concurrent writers queue on the row and each
+ * one reads the revision the previous one wrote.
+ */
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import postgres from "postgres";
+import { constraintViolation } from "./constraint-violation.js";
+import { decodeCursor, pageFromRows, type KeysetPosition } from "./keyset-cursor.js";
+import { clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
+import { migrationsFolder } from "./migrations-folder.js";
+import {
+  definedFields,
+  newAuditRow,
+  newPipelineRow,
+  newRunRow,
+  newShareRow,
+  newTemplateRow,
+  revisionRowOf,
+  statusList,
+  systemClock,
+  withShareState,
+  type Clock,
+} from "./new-records.js";
+import { audit, pipelineRevisions, pipelines, runs, shares, templates } from "./schema-pg.js";
+import { LIKE_ESCAPE, likePatterns } from "./search-terms.js";
+import type {
+  AuditEntry,
+  AuditQuery,
+  NewAuditEntry,
+  NewPipeline,
+  NewRun,
+  NewShare,
+  NewTemplate,
+  Page,
+  Pipeline,
+  PipelinePatch,
+  PipelineQuery,
+  PipelineRevision,
+  RevisionGuard,
+  RollbackOptions,
+  Run,
+  RunPage,
+  RunPatch,
+  RunQuery,
+  RunUpdateOptions,
+  SearchCandidates,
+  Share,
+  Store,
+  Template,
+} from "./store.js";
+import { notFound, StoreError } from "./store-error.js";
+
+/** How to open the PostgreSQL store. */
+export interface PostgresStoreOptions {
+  /** A `postgres://` or `postgresql://` connection URL. */
+  url: string;
+  /** Pool size (default 10). */
+  maxConnections?: number;
+  clock?: Clock;
+}
+
+/** An arbitrary fixed key for the advisory lock that serialises migrations between service instances. */
+const MIGRATION_LOCK_KEY = 0x5374726e; // "Strn"
+
+type PgDb = PostgresJsDatabase<Record<string, never>>;
+
+/** The database or a transaction on it: what a read inside a write needs. */
+type PgReader = Pick<PgDb, "select">;
+
+/** Connects, applies pending migrations and returns the store. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  await migratePostgres(options.url);
+  const client = postgres(options.url, { max: options.maxConnections ?? 10, onnotice: () => {} });
+  return new PostgresStore(client, drizzle({ client }), options.clock ?? systemClock);
+}
+
+/**
+ * Applies the pending migrations on one dedicated connection holding an advisory lock: drizzle's migrator
+ * checks what is applied before its transaction, so two instances starting together would otherwise both
+ * run the first migration.
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migrate(drizzle({ client }), { migrationsFolder: migrationsFolder("pg") });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A case-insensitive "contains" test against a pattern from likePatterns; json columns are matched as text. */
+function contains(column: PgColumn, pattern: string): SQL {
+  return sql`${column}::text ilike ${pattern} escape ${LIKE_ESCAPE}`;
+}
+
+/** Whether any of the columns contains any of the patterns. */
+function containsAny(columns: PgColumn[], patterns: string[]): SQL | undefined {
+  return or(...patterns.flatMap((pattern) => columns.map((column) => contains(column, pattern))));
+}
+
+/** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
+function olderThan(at: PgColumn, id: PgColumn, after: KeysetPosition | undefined): SQL | undefined {
+  if (after === undefined) return undefined;
+  return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
+}
+
+class PostgresStore implements Store {
+  readonly kind = "postgres" as const;
+
+  constructor(
+    private readonly client: postgres.Sql,
+    private readonly db: PgDb,
+    private readonly now: Clock,
+  ) {}
+
+  async createPipeline(input: NewPipeline): Promise<Pipeline> {
+    const now = this.now();
+    const row = newPipelineRow(input, now);
+    await this.insertOrConflict(
+      () =>
+        this.db.transaction(async (tx) => {
+          await tx.insert(pipelines).values(row);
+          await tx.insert(pipelineRevisions).values(revisionRowOf(row, now));
+        }),
+      `pipeline ${row.id} already exists`,
+    );
+    return row;
+  }
+
+  async getPipeline(id: string): Promise<Pipeline> {
+    const [row] = await this.db.select().from(pipelines).where(eq(pipelines.id, id));
+    if (row === undefined) throw notFound("pipeline", id);
+    return row;
+  }
+
+  async listPipelines(query: PipelineQuery = {}): Promise<Pipeline[]> {
+    return this.db
+      .select()
+      .from(pipelines)
+      .where(this.visibleTo(query.visibleTo))
+      .orderBy(desc(pipelines.updated_at), desc(pipelines.id))
+      .limit(clampLimit(query.limit, PIPELINE_LIMIT));
+  }
+
+  async updatePipeline(id: string, patch: PipelinePatch, guard: RevisionGuard = {}): Promise<Pipeline> {
+    return this.writeNextRevision(id, guard, async () => patch);
+  }
+
+  async deletePipeline(id: string): Promise<void> {
+    const deleted = await this.db.delete(pipelines).where(eq(pipelines.id, id)).returning({ id: pipelines.id });
+    if (deleted.length === 0) throw notFound("pipeline", id);
+  }
+
+  async listRevisions(pipelineId: string): Promise<PipelineRevision[]> {
+    return this.db.transaction(
+      async (tx) => {
+        const [exists] = await tx.select({ id: pipelines.id }).from(pipelines).where(eq(pipelines.id, pipelineId));
+        if (exists === undefined) throw notFound("pipeline", pipelineId);
+        return tx
+          .select()
+          .from(pipelineRevisions)
+          .where(eq(pipelineRevisions.pipeline_id, pipelineId))
+          .orderBy(desc(pipelineRevisions.revision));
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+  }
+
+  async getRevision(pipelineId: string, revision: number): Promise<PipelineRevision> {
+    const row = await this.revisionRow(this.db, pipelineId, revision);
+    if (row === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
+    return row;
+  }
+
+  async rollbackPipeline(pipelineId: string, revision: number, options: RollbackOptions = {}): Promise<Pipeline> {
+    return this.writeNextRevision(pipelineId, options, async (tx) => {
+      const earlier = await this.revisionRow(tx, pipelineId, revision);
+      if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
+      return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count };
+    });
+  }
+
+  async searchCandidates(text: string, query: PipelineQuery = {}): Promise<SearchCandidates> {
+    const patterns = likePatterns(text);
+    if (patterns.length === 0) return { pipelines: [], templates: [] };
+    const limit = clampLimit(query.limit, PIPELINE_LIMIT);
+    const pipelineMatch = containsAny([pipelines.name, pipelines.tags, pipelines.toml_content], patterns);
+    const templateMatch = containsAny([templates.name, templates.tags, templates.toml_content], patterns);
+    const [pipelineRows, templateRows] = await Promise.all([
+      this.db
+        .select()
+        .from(pipelines)
+        .where(and(pipelineMatch, this.visibleTo(query.visibleTo)))
+        .orderBy(desc(pipelines.updated_at), desc(pipelines.id))
+        .limit(limit),
+      this.db.select().from(templates).where(templateMatch).orderBy(asc(templates.name)).limit(limit),
+    ]);
+    return { pipelines: pipelineRows, templates: templateRows };
+  }
+
+  async createShare(input: NewShare): Promise<Share> {
+    const now = this.now();
+    const row = newShareRow(input, now);
+    try {
+      await this.db.insert(shares).values(row);
+    } catch (error) {
+      const violated = constraintViolation(error);
+      if (violated === "foreign_key") throw notFound("pipeline", row.pipeline_id);
+      if (violated === "unique") throw new StoreError("CONFLICT", "share token already in use");
+      throw error;
+    }
+    return withShareState(row, now);
+  }
+
+  async getShare(token: string): Promise<Share> {
+    const [row] = await this.db.select().from(shares).where(eq(shares.token, token));
+    if (row === undefined) throw notFound("share", token);
+    return withShareState(row, this.now());
+  }
+
+  async revokeShare(pipelineId: string, token: string): Promise<Share> {
+    const now = this.now();
+    const [row] = await this.db
+      .update(shares)
+      .set({ revoked_at: sql`coalesce(${shares.revoked_at}, ${now})` })
+      .where(and(eq(shares.token, token), eq(shares.pipeline_id, pipelineId)))
+      .returning();
+    if (row === undefined) throw notFound("share", token);
+    return withShareState(row, now);
+  }
+
+  async createTemplate(input: NewTemplate): Promise<Template> {
+    const row = newTemplateRow(input, this.now());
+    await this.insertOrConflict(() => this.db.insert(templates).values(row), `template ${row.id} already exists`);
+    return row;
+  }
+
+  async listTemplates(): Promise<Template[]> {
+    return this.db.select().from(templates).orderBy(asc(templates.name), asc(templates.id));
+  }
+
+  async getTemplate(id: string): Promise<Template> {
+    const [row] = await this.db.select().from(templates).where(eq(templates.id, id));
+    if (row === undefined) throw notFound("template", id);
+    return row;
+  }
+
+  async deleteTemplate(id: string): Promise<void> {
+    const deleted = await this.db.delete(templates).where(eq(templates.id, id)).returning({ id: templates.id });
+    if (deleted.length === 0) throw notFound("template", id);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const row = newAuditRow(entry, this.now());
+    await this.db.insert(audit).values(row);
+    return row;
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<Page<AuditEntry>> {
+    const limit = clampLimit(query.limit, PAGE_LIMIT);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = await this.db
+      .select()
+      .from(audit)
+      .where(olderThan(audit.time, audit.id, after))
+      .orderBy(desc(audit.time), desc(audit.id))
+      .limit(limit + 1);
+    return pageFromRows(rows, limit, (row) => ({ at: row.time, id: row.id }));
+  }
+
+  async createRun(input: NewRun): Promise<Run> {
+    const row = newRunRow(input, this.now());
+    await this.insertOrConflict(() => this.db.insert(runs).values(row), `run ${row.id} already exists`);
+    return row;
+  }
+
+  async getRun(id: string): Promise<Run> {
+    const [row] = await this.db.select().from(runs).where(eq(runs.id, id));
+    if (row === undefined) throw notFound("run", id);
+    return row;
+  }
+
+  async updateRun(id: string, patch: RunPatch, options: RunUpdateOptions = {}): Promise<Run> {
+    const changes = definedFields({ ...patch, id: undefined, created_at: undefined } as RunPatch);
+    const expected = options.expectedStatus === undefined ? [] : statusList(options.expectedStatus);
+    const condition = and(eq(runs.id, id), expected.length > 0 ? inArray(runs.status, [...expected]) : undefined);
+    // One conditional statement is atomic on its own; the follow-up read only explains a miss.
+    const [row] =
+      Object.keys(changes).length === 0
+        ? await this.db.select().from(runs).where(condition)
+        : await this.db.update(runs).set(changes).where(condition).returning();
+    if (row !== undefined) return row;
+    const current = await this.getRun(id);
+    throw new StoreError("CONFLICT", `run ${id} is ${current.status}, expected ${expected.join(" or ")}`);
+  }
+
+  async listRuns(query: RunQuery = {}): Promise<RunPage> {
+    const limit = clampLimit(query.limit, PAGE_LIMIT);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const patterns = query.q === undefined ? [] : likePatterns(query.q);
+    const filters = and(
+      query.status === undefined ? undefined : eq(runs.status, query.status),
+      query.owner === undefined ? undefined : eq(runs.owner, query.owner),
+      ...patterns.map((p) => contains(runs.workflow_name, p)),
+    );
+    // One snapshot, so the total and the page describe the same moment.
+    return this.db.transaction(
+      async (tx) => {
+        const rows = await tx
+          .select()
+          .from(runs)
+          .where(and(filters, olderThan(runs.created_at, runs.id, after)))
+          .orderBy(desc(runs.created_at), desc(runs.id))
+          .limit(limit + 1);
+        const [counted] = await tx.select({ total: count() }).from(runs).where(filters);
+        return { ...pageFromRows(rows, limit, (row) => ({ at: row.created_at, id: row.id })), total: counted?.total ?? 0 };
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.client`select 1`;
+  }
+
+  async close(): Promise<void> {
+    await this.client.end({ timeout: 5 });
+  }
+
+  /**
+   * Writes the next revision of a pipeline in one transaction that first locks the pipeline row, so a
+   * concurrent writer waits and then reads the revision this one wrote.
+   */
+  private async writeNextRevision(
+    id: string,
+    guard: RevisionGuard,
+    patchOf: (tx: PgReader) => Promise<PipelinePatch>,
+  ): Promise<Pipeline> {
+    return this.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(pipelines).where(eq(pipelines.id, id)).for("update");
+      if (current === undefined) throw notFound("pipeline", id);
+      if (guard.expectedRevision !== undefined && guard.expectedRevision !== current.revision) {
+        throw new StoreError("CONFLICT", `pipeline ${id} is at revision ${current.revision}, not ${guard.expectedRevision}`);
+      }
+      const now = this.now();
+      const next: Pipeline = {
+        ...current,
+        ...definedFields(await patchOf(tx)),
+        revision: current.revision + 1,
+        updated_at: now,
+      };
+      await tx.update(pipelines).set(next).where(eq(pipelines.id, id));
+      await tx.insert(pipelineRevisions).values(revisionRowOf(next, now));
+      return next;
+    });
+  }
+
+  private async revisionRow(db: PgReader, pipelineId: string, revision: number): Promise<PipelineRevision | undefined> {
+    const [row] = await db
+      .select()
+      .from(pipelineRevisions)
+      .where(and(eq(pipelineRevisions.pipeline_id, pipelineId), eq(pipelineRevisions.revision, revision)));
+    return row;
+  }
+
+  private visibleTo(user: string | undefined): SQL | undefined {
+    if (user === undefined) return undefined;
+    return or(eq(pipelines.owner, user), eq(pipelines.visibility, "workspace"));
+  }
+
+  private async insertOrConflict(insert: () => Promise<unknown>, message: string): Promise<void> {
+    try {
+      await insert();
+    } catch (error) {
+      if (constraintViolation(error) === "unique") throw new StoreError("CONFLICT", message);
+      throw error;
+    }
+  }
+}

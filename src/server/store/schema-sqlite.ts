@@ -1,0 +1,121 @@
+/**
+ * The SQLite tables. Timestamps are RFC 3339 UTC text and JSON is text, exactly as in the PostgreSQL schema,
+ * so both stores return identical values; drizzle-kit generates `drizzle/sqlite/` from this file.
+ */
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { RunCounts, RunTarget } from "./store.js";
+
+/** Saved pipelines; `revision` is bumped by every update inside a write transaction. */
+export const pipelines = sqliteTable(
+  "pipelines",
+  {
+    id: text().primaryKey(),
+    name: text().notNull(),
+    version: text(),
+    description: text(),
+    tags: text({ mode: "json" }).$type<string[]>().notNull(),
+    toml_content: text().notNull(),
+    visibility: text({ enum: ["private", "workspace", "link"] }).notNull(),
+    owner: text().notNull(),
+    forked_from: text(),
+    rules_count: integer().notNull().default(0),
+    created_at: text().notNull(),
+    updated_at: text().notNull(),
+    revision: integer().notNull().default(1),
+  },
+  (t) => [
+    index("pipelines_updated_idx").on(t.updated_at, t.id),
+    index("pipelines_owner_idx").on(t.owner),
+    check("pipelines_visibility_check", sql`${t.visibility} in ('private', 'workspace', 'link')`),
+  ],
+);
+
+/** One row per revision of a pipeline, the current one included; the unique index makes a lost update fail loudly. */
+export const pipelineRevisions = sqliteTable(
+  "pipeline_revisions",
+  {
+    id: text().primaryKey(),
+    pipeline_id: text()
+      .notNull()
+      .references(() => pipelines.id, { onDelete: "cascade" }),
+    revision: integer().notNull(),
+    toml_content: text().notNull(),
+    name: text().notNull(),
+    created_at: text().notNull(),
+  },
+  (t) => [uniqueIndex("pipeline_revisions_pipeline_revision_idx").on(t.pipeline_id, t.revision)],
+);
+
+/** Share-link tokens; they die with their pipeline. */
+export const shares = sqliteTable(
+  "shares",
+  {
+    token: text().primaryKey(),
+    pipeline_id: text()
+      .notNull()
+      .references(() => pipelines.id, { onDelete: "cascade" }),
+    created_at: text().notNull(),
+    expires_at: text(),
+    revoked_at: text(),
+  },
+  (t) => [index("shares_pipeline_idx").on(t.pipeline_id)],
+);
+
+/** Templates users added. */
+export const templates = sqliteTable("templates", {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  description: text(),
+  tags: text({ mode: "json" }).$type<string[]>().notNull(),
+  toml_content: text().notNull(),
+  created_at: text().notNull(),
+});
+
+/** The audit log of state-changing requests and sign-in attempts. */
+export const audit = sqliteTable(
+  "audit",
+  {
+    id: text().primaryKey(),
+    time: text().notNull(),
+    actor: text(),
+    method: text().notNull(),
+    path: text().notNull(),
+    status: integer().notNull(),
+    result: text({ enum: ["success", "failure", "denied"] }).notNull(),
+    detail: text(),
+  },
+  (t) => [index("audit_time_idx").on(t.time, t.id)],
+);
+
+/** Runs; pipeline_id is deliberately not a foreign key, so a run's history outlives its pipeline. */
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text().primaryKey(),
+    status: text({ enum: ["queued", "running", "paused", "completed", "failed", "cancelled"] }).notNull(),
+    pipeline_id: text(),
+    pipeline_revision: integer(),
+    workflow_name: text().notNull(),
+    owner: text().notNull(),
+    target: text({ mode: "json" }).$type<RunTarget>().notNull(),
+    created_at: text().notNull(),
+    started_at: text(),
+    finished_at: text(),
+    exit_code: integer(),
+    counts: text({ mode: "json" }).$type<RunCounts>().notNull(),
+    retry_of: text(),
+    workspace: text(),
+    pid: integer(),
+    events_path: text(),
+    error: text(),
+  },
+  (t) => [
+    index("runs_created_idx").on(t.created_at, t.id),
+    index("runs_status_created_idx").on(t.status, t.created_at, t.id),
+    check(
+      "runs_status_check",
+      sql`${t.status} in ('queued', 'running', 'paused', 'completed', 'failed', 'cancelled')`,
+    ),
+  ],
+);

@@ -1,0 +1,401 @@
+/**
+ * The embedded store: one SQLite file in WAL mode through better-sqlite3. Writes that read before they
+ * write run in `BEGIN IMMEDIATE` transactions, which take the file's write lock up front, so two processes
+ * (or two connections) updating the same pipeline queue instead of both reading the same revision.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { constraintViolation } from "./constraint-violation.js";
+import { decodeCursor, pageFromRows, type KeysetPosition } from "./keyset-cursor.js";
+import { clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
+import { migrationsFolder } from "./migrations-folder.js";
+import {
+  definedFields,
+  newAuditRow,
+  newPipelineRow,
+  newRunRow,
+  newShareRow,
+  newTemplateRow,
+  revisionRowOf,
+  statusList,
+  systemClock,
+  withShareState,
+  type Clock,
+} from "./new-records.js";
+import { audit, pipelineRevisions, pipelines, runs, shares, templates } from "./schema-sqlite.js";
+import { LIKE_ESCAPE, likePatterns } from "./search-terms.js";
+import type {
+  AuditEntry,
+  AuditQuery,
+  NewAuditEntry,
+  NewPipeline,
+  NewRun,
+  NewShare,
+  NewTemplate,
+  Page,
+  Pipeline,
+  PipelinePatch,
+  PipelineQuery,
+  PipelineRevision,
+  RevisionGuard,
+  RollbackOptions,
+  Run,
+  RunPage,
+  RunPatch,
+  RunQuery,
+  RunUpdateOptions,
+  SearchCandidates,
+  Share,
+  Store,
+  Template,
+} from "./store.js";
+import { notFound, StoreError } from "./store-error.js";
+
+/** The file name of the embedded database inside the data directory. */
+export const SQLITE_FILE_NAME = "strand.db";
+
+/** How long a connection waits for another writer before giving up with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 15_000;
+
+/** How to open the embedded store. */
+export interface SqliteStoreOptions {
+  /** The service's data directory; created when missing. */
+  dataDir: string;
+  clock?: Clock;
+}
+
+type SqliteDb = BetterSQLite3Database<Record<string, never>>;
+
+/** The database or a transaction on it: what a read inside a write needs. */
+type SqliteReader = Pick<SqliteDb, "select">;
+
+/** Opens (creating and migrating when needed) `<dataDir>/strand.db`. */
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  mkdirSync(options.dataDir, { recursive: true });
+  const client = new Database(join(options.dataDir, SQLITE_FILE_NAME), { timeout: BUSY_TIMEOUT_MS });
+  try {
+    client.pragma("journal_mode = WAL");
+    client.pragma("foreign_keys = ON");
+    client.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // NORMAL is durable across application crashes in WAL mode; only a power loss can drop the last commits.
+    client.pragma("synchronous = NORMAL");
+    const db = drizzle({ client });
+    migrateSqlite(db);
+    return new SqliteStore(client, db, options.clock ?? systemClock);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
+
+/**
+ * Applies the pending migrations. drizzle's migrator reads the applied list before its transaction, so two
+ * processes opening a fresh file together can both try the first migration; the loser's statements fail
+ * and roll back, and a second attempt finds the migration applied.
+ */
+function migrateSqlite(db: SqliteDb): void {
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
+
+/** A case-insensitive "contains" test against a pattern from likePatterns (LIKE ignores ASCII case in SQLite). */
+function contains(column: SQLiteColumn, pattern: string): SQL {
+  return sql`${column} like ${pattern} escape ${LIKE_ESCAPE}`;
+}
+
+/** Whether any of the columns contains any of the patterns. */
+function containsAny(columns: SQLiteColumn[], patterns: string[]): SQL | undefined {
+  return or(...patterns.flatMap((pattern) => columns.map((column) => contains(column, pattern))));
+}
+
+/** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
+function olderThan(at: SQLiteColumn, id: SQLiteColumn, after: KeysetPosition | undefined): SQL | undefined {
+  if (after === undefined) return undefined;
+  return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
+}
+
+class SqliteStore implements Store {
+  readonly kind = "sqlite" as const;
+
+  constructor(
+    private readonly client: Database.Database,
+    private readonly db: SqliteDb,
+    private readonly now: Clock,
+  ) {}
+
+  async createPipeline(input: NewPipeline): Promise<Pipeline> {
+    const now = this.now();
+    const row = newPipelineRow(input, now);
+    this.db.transaction(
+      (tx) => {
+        this.insertOrConflict(() => tx.insert(pipelines).values(row).run(), `pipeline ${row.id} already exists`);
+        tx.insert(pipelineRevisions).values(revisionRowOf(row, now)).run();
+      },
+      { behavior: "immediate" },
+    );
+    return row;
+  }
+
+  async getPipeline(id: string): Promise<Pipeline> {
+    const row = this.db.select().from(pipelines).where(eq(pipelines.id, id)).get();
+    if (row === undefined) throw notFound("pipeline", id);
+    return row;
+  }
+
+  async listPipelines(query: PipelineQuery = {}): Promise<Pipeline[]> {
+    return this.db
+      .select()
+      .from(pipelines)
+      .where(this.visibleTo(query.visibleTo))
+      .orderBy(desc(pipelines.updated_at), desc(pipelines.id))
+      .limit(clampLimit(query.limit, PIPELINE_LIMIT))
+      .all();
+  }
+
+  async updatePipeline(id: string, patch: PipelinePatch, guard: RevisionGuard = {}): Promise<Pipeline> {
+    return this.writeNextRevision(id, guard, () => patch);
+  }
+
+  async deletePipeline(id: string): Promise<void> {
+    const deleted = this.db.delete(pipelines).where(eq(pipelines.id, id)).returning({ id: pipelines.id }).all();
+    if (deleted.length === 0) throw notFound("pipeline", id);
+  }
+
+  async listRevisions(pipelineId: string): Promise<PipelineRevision[]> {
+    return this.db.transaction((tx) => {
+      const exists = tx.select({ id: pipelines.id }).from(pipelines).where(eq(pipelines.id, pipelineId)).get();
+      if (exists === undefined) throw notFound("pipeline", pipelineId);
+      return tx
+        .select()
+        .from(pipelineRevisions)
+        .where(eq(pipelineRevisions.pipeline_id, pipelineId))
+        .orderBy(desc(pipelineRevisions.revision))
+        .all();
+    });
+  }
+
+  async getRevision(pipelineId: string, revision: number): Promise<PipelineRevision> {
+    const row = this.revisionRow(this.db, pipelineId, revision);
+    if (row === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
+    return row;
+  }
+
+  async rollbackPipeline(pipelineId: string, revision: number, options: RollbackOptions = {}): Promise<Pipeline> {
+    return this.writeNextRevision(pipelineId, options, (tx) => {
+      const earlier = this.revisionRow(tx, pipelineId, revision);
+      if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
+      return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count };
+    });
+  }
+
+  async searchCandidates(text: string, query: PipelineQuery = {}): Promise<SearchCandidates> {
+    const patterns = likePatterns(text);
+    if (patterns.length === 0) return { pipelines: [], templates: [] };
+    const limit = clampLimit(query.limit, PIPELINE_LIMIT);
+    const pipelineMatch = containsAny([pipelines.name, pipelines.tags, pipelines.toml_content], patterns);
+    const templateMatch = containsAny([templates.name, templates.tags, templates.toml_content], patterns);
+    return this.db.transaction((tx) => ({
+      pipelines: tx
+        .select()
+        .from(pipelines)
+        .where(and(pipelineMatch, this.visibleTo(query.visibleTo)))
+        .orderBy(desc(pipelines.updated_at), desc(pipelines.id))
+        .limit(limit)
+        .all(),
+      templates: tx.select().from(templates).where(templateMatch).orderBy(asc(templates.name)).limit(limit).all(),
+    }));
+  }
+
+  async createShare(input: NewShare): Promise<Share> {
+    const now = this.now();
+    const row = newShareRow(input, now);
+    try {
+      this.db.insert(shares).values(row).run();
+    } catch (error) {
+      const violated = constraintViolation(error);
+      if (violated === "foreign_key") throw notFound("pipeline", row.pipeline_id);
+      if (violated === "unique") throw new StoreError("CONFLICT", "share token already in use");
+      throw error;
+    }
+    return withShareState(row, now);
+  }
+
+  async getShare(token: string): Promise<Share> {
+    const row = this.db.select().from(shares).where(eq(shares.token, token)).get();
+    if (row === undefined) throw notFound("share", token);
+    return withShareState(row, this.now());
+  }
+
+  async revokeShare(pipelineId: string, token: string): Promise<Share> {
+    const now = this.now();
+    const row = this.db
+      .update(shares)
+      .set({ revoked_at: sql`coalesce(${shares.revoked_at}, ${now})` })
+      .where(and(eq(shares.token, token), eq(shares.pipeline_id, pipelineId)))
+      .returning()
+      .get();
+    if (row === undefined) throw notFound("share", token);
+    return withShareState(row, now);
+  }
+
+  async createTemplate(input: NewTemplate): Promise<Template> {
+    const row = newTemplateRow(input, this.now());
+    this.insertOrConflict(() => this.db.insert(templates).values(row).run(), `template ${row.id} already exists`);
+    return row;
+  }
+
+  async listTemplates(): Promise<Template[]> {
+    return this.db.select().from(templates).orderBy(asc(templates.name), asc(templates.id)).all();
+  }
+
+  async getTemplate(id: string): Promise<Template> {
+    const row = this.db.select().from(templates).where(eq(templates.id, id)).get();
+    if (row === undefined) throw notFound("template", id);
+    return row;
+  }
+
+  async deleteTemplate(id: string): Promise<void> {
+    const deleted = this.db.delete(templates).where(eq(templates.id, id)).returning({ id: templates.id }).all();
+    if (deleted.length === 0) throw notFound("template", id);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const row = newAuditRow(entry, this.now());
+    this.db.insert(audit).values(row).run();
+    return row;
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<Page<AuditEntry>> {
+    const limit = clampLimit(query.limit, PAGE_LIMIT);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = this.db
+      .select()
+      .from(audit)
+      .where(olderThan(audit.time, audit.id, after))
+      .orderBy(desc(audit.time), desc(audit.id))
+      .limit(limit + 1)
+      .all();
+    return pageFromRows(rows, limit, (row) => ({ at: row.time, id: row.id }));
+  }
+
+  async createRun(input: NewRun): Promise<Run> {
+    const row = newRunRow(input, this.now());
+    this.insertOrConflict(() => this.db.insert(runs).values(row).run(), `run ${row.id} already exists`);
+    return row;
+  }
+
+  async getRun(id: string): Promise<Run> {
+    const row = this.db.select().from(runs).where(eq(runs.id, id)).get();
+    if (row === undefined) throw notFound("run", id);
+    return row;
+  }
+
+  async updateRun(id: string, patch: RunPatch, options: RunUpdateOptions = {}): Promise<Run> {
+    const changes = definedFields({ ...patch, id: undefined, created_at: undefined } as RunPatch);
+    const expected = options.expectedStatus === undefined ? [] : statusList(options.expectedStatus);
+    const condition = and(eq(runs.id, id), expected.length > 0 ? inArray(runs.status, [...expected]) : undefined);
+    // One conditional statement is atomic on its own; the follow-up read only explains a miss.
+    const row =
+      Object.keys(changes).length === 0
+        ? this.db.select().from(runs).where(condition).get()
+        : this.db.update(runs).set(changes).where(condition).returning().get();
+    if (row !== undefined) return row;
+    const current = await this.getRun(id);
+    throw new StoreError("CONFLICT", `run ${id} is ${current.status}, expected ${expected.join(" or ")}`);
+  }
+
+  async listRuns(query: RunQuery = {}): Promise<RunPage> {
+    const limit = clampLimit(query.limit, PAGE_LIMIT);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const patterns = query.q === undefined ? [] : likePatterns(query.q);
+    const filters = and(
+      query.status === undefined ? undefined : eq(runs.status, query.status),
+      query.owner === undefined ? undefined : eq(runs.owner, query.owner),
+      ...patterns.map((p) => contains(runs.workflow_name, p)),
+    );
+    // One read transaction, so the total and the page describe the same moment.
+    return this.db.transaction((tx) => {
+      const rows = tx
+        .select()
+        .from(runs)
+        .where(and(filters, olderThan(runs.created_at, runs.id, after)))
+        .orderBy(desc(runs.created_at), desc(runs.id))
+        .limit(limit + 1)
+        .all();
+      const total = tx.select({ total: count() }).from(runs).where(filters).get()?.total ?? 0;
+      return { ...pageFromRows(rows, limit, (row) => ({ at: row.created_at, id: row.id })), total };
+    });
+  }
+
+  async ping(): Promise<void> {
+    this.client.prepare("select 1").get();
+  }
+
+  async close(): Promise<void> {
+    if (this.client.open) this.client.close();
+  }
+
+  /**
+   * Writes the next revision of a pipeline inside one IMMEDIATE transaction: the read of the current
+   * revision and the write of revision + 1 cannot interleave with another writer's.
+   */
+  private writeNextRevision(id: string, guard: RevisionGuard, patchOf: (tx: SqliteReader) => PipelinePatch): Pipeline {
+    return this.db.transaction(
+      (tx) => {
+        const current = tx.select().from(pipelines).where(eq(pipelines.id, id)).get();
+        if (current === undefined) throw notFound("pipeline", id);
+        if (guard.expectedRevision !== undefined && guard.expectedRevision !== current.revision) {
+          throw new StoreError(
+            "CONFLICT",
+            `pipeline ${id} is at revision ${current.revision}, not ${guard.expectedRevision}`,
+          );
+        }
+        const now = this.now();
+        const next: Pipeline = {
+          ...current,
+          ...definedFields(patchOf(tx)),
+          revision: current.revision + 1,
+          updated_at: now,
+        };
+        tx.update(pipelines).set(next).where(eq(pipelines.id, id)).run();
+        tx.insert(pipelineRevisions).values(revisionRowOf(next, now)).run();
+        return next;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  private revisionRow(db: SqliteReader, pipelineId: string, revision: number): PipelineRevision | undefined {
+    return db
+      .select()
+      .from(pipelineRevisions)
+      .where(and(eq(pipelineRevisions.pipeline_id, pipelineId), eq(pipelineRevisions.revision, revision)))
+      .get();
+  }
+
+  private visibleTo(user: string | undefined): SQL | undefined {
+    if (user === undefined) return undefined;
+    return or(eq(pipelines.owner, user), eq(pipelines.visibility, "workspace"));
+  }
+
+  private insertOrConflict(insert: () => unknown, message: string): void {
+    try {
+      insert();
+    } catch (error) {
+      if (constraintViolation(error) === "unique") throw new StoreError("CONFLICT", message);
+      throw error;
+    }
+  }
+}

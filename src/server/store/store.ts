@@ -1,0 +1,294 @@
+/**
+ * The storage contract the services depend on: plain records in, plain records out, no HTTP and no driver
+ * types. Field names follow the API's JSON (snake_case) so services can return records as they are.
+ * Timestamps are RFC 3339 UTC strings (`2026-11-21T09:00:00.000Z`) in both implementations.
+ */
+
+/** Who may read a saved pipeline besides its owner and administrators. */
+export type PipelineVisibility = "private" | "workspace" | "link";
+
+/** The visibilities in the order the API documents them. */
+export const PIPELINE_VISIBILITIES: readonly PipelineVisibility[] = ["private", "workspace", "link"];
+
+/** A saved pipeline; `revision` starts at 1 and grows by one on every update or rollback. */
+export interface Pipeline {
+  id: string;
+  name: string;
+  version: string | null;
+  description: string | null;
+  tags: string[];
+  toml_content: string;
+  visibility: PipelineVisibility;
+  owner: string;
+  forked_from: string | null;
+  rules_count: number;
+  created_at: string;
+  updated_at: string;
+  revision: number;
+}
+
+/** What a caller supplies to save a new pipeline; the store fills in id, timestamps and revision 1. */
+export interface NewPipeline {
+  id?: string;
+  name: string;
+  version?: string | null;
+  description?: string | null;
+  tags?: string[];
+  toml_content: string;
+  visibility?: PipelineVisibility;
+  owner: string;
+  forked_from?: string | null;
+  rules_count?: number;
+}
+
+/** The fields an update may change; absent fields keep their value. */
+export type PipelinePatch = Partial<
+  Pick<Pipeline, "name" | "version" | "description" | "tags" | "toml_content" | "visibility" | "rules_count">
+>;
+
+/** Optimistic concurrency for a pipeline change: refuse with CONFLICT unless the revision still matches. */
+export interface RevisionGuard {
+  expectedRevision?: number;
+}
+
+/** A rollback may also refresh fields derived from the content, which only the engine can compute. */
+export interface RollbackOptions extends RevisionGuard {
+  rules_count?: number;
+}
+
+/** The content and name a pipeline had at one revision (every revision, including the current one). */
+export interface PipelineRevision {
+  id: string;
+  pipeline_id: string;
+  revision: number;
+  toml_content: string;
+  name: string;
+  created_at: string;
+}
+
+/** Which pipelines a listing or search returns. */
+export interface PipelineQuery {
+  /** At most this many rows (default 50, clamped to 1..100). */
+  limit?: number;
+  /** Only pipelines this user owns or that are visible to the whole workspace; absent: every pipeline. */
+  visibleTo?: string;
+}
+
+/** Rows whose name, tags or content contain one of the query's words, for the service to rank. */
+export interface SearchCandidates {
+  pipelines: Pipeline[];
+  templates: Template[];
+}
+
+/** Whether a share link can still be used, computed from the store's clock when read. */
+export type ShareState = "active" | "expired" | "revoked";
+
+/** A share link token for one pipeline. */
+export interface Share {
+  token: string;
+  pipeline_id: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  state: ShareState;
+}
+
+/** What a caller supplies to create a share link; the token defaults to a random URL-safe string. */
+export interface NewShare {
+  token?: string;
+  pipeline_id: string;
+  expires_at?: string | null;
+}
+
+/** A pipeline template a user added (the built-in ones live with the templates domain, not here). */
+export interface Template {
+  id: string;
+  name: string;
+  description: string | null;
+  tags: string[];
+  toml_content: string;
+  created_at: string;
+}
+
+/** What a caller supplies to add a template. */
+export interface NewTemplate {
+  id?: string;
+  name: string;
+  description?: string | null;
+  tags?: string[];
+  toml_content: string;
+}
+
+/** The outcome recorded for an audited request. */
+export type AuditResult = "success" | "failure" | "denied";
+
+/** One audited request or sign-in attempt. */
+export interface AuditEntry {
+  id: string;
+  time: string;
+  actor: string | null;
+  method: string;
+  path: string;
+  status: number;
+  result: AuditResult;
+  detail: string | null;
+}
+
+/** What a caller supplies to append to the audit log; time defaults to now. */
+export type NewAuditEntry = Omit<AuditEntry, "id" | "time" | "actor" | "detail"> & {
+  id?: string;
+  time?: string;
+  actor?: string | null;
+  detail?: string | null;
+};
+
+/** The states of a run; the last three are terminal. */
+export type RunStatus = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
+
+/** Every run state, in lifecycle order. */
+export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "failed", "cancelled"];
+
+/** Where a run executes: `{type: local|slurm|…, …backend options}`. */
+export interface RunTarget {
+  type: string;
+  [option: string]: unknown;
+}
+
+/** Job counts of a run, as the API shows them. */
+export interface RunCounts {
+  total: number;
+  completed: number;
+  failed: number;
+  running: number;
+  skipped: number;
+  pending: number;
+}
+
+/** A run, with the runner's bookkeeping (workspace, pid, events_path, error) next to the API fields. */
+export interface Run {
+  id: string;
+  status: RunStatus;
+  pipeline_id: string | null;
+  pipeline_revision: number | null;
+  workflow_name: string;
+  owner: string;
+  target: RunTarget;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  exit_code: number | null;
+  counts: RunCounts;
+  retry_of: string | null;
+  workspace: string | null;
+  pid: number | null;
+  events_path: string | null;
+  error: string | null;
+}
+
+/** What a caller supplies to record a new run; status defaults to queued, counts to zeros. */
+export type NewRun = Partial<Omit<Run, "workflow_name" | "owner">> & Pick<Run, "workflow_name" | "owner">;
+
+/** The fields a run update may change; absent fields keep their value. */
+export type RunPatch = Partial<Omit<Run, "id" | "created_at">>;
+
+/** Compare-and-set for run updates, so the runner and a cancel request cannot both win. */
+export interface RunUpdateOptions {
+  /** Refuse with CONFLICT unless the run is currently in one of these states. */
+  expectedStatus?: RunStatus | readonly RunStatus[];
+}
+
+/** Which runs a page holds. */
+export interface RunQuery {
+  /** Page size (default 50, clamped to 1..500). */
+  limit?: number;
+  /** The `next_cursor` of the previous page; absent for the first page. */
+  cursor?: string | null;
+  status?: RunStatus;
+  owner?: string;
+  /** A case-insensitive substring of the workflow name. */
+  q?: string;
+}
+
+/** One page of a keyset listing, newest first. */
+export interface Page<T> {
+  items: T[];
+  /** Pass back to get the following page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** A page of runs with the number of runs the filters match. */
+export interface RunPage extends Page<Run> {
+  total: number;
+}
+
+/** Which audit entries a page holds. */
+export interface AuditQuery {
+  /** Page size (default 50, clamped to 1..500). */
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** Which storage backs a store, for `GET /api/system` and health reports. */
+export type StoreKind = "sqlite" | "postgres";
+
+/**
+ * The storage abstraction. Every method is async; expected failures are StoreError values (NOT_FOUND,
+ * CONFLICT, INVALID_CURSOR), anything else is a bug or an unreachable database.
+ */
+export interface Store {
+  readonly kind: StoreKind;
+
+  /** Saves a new pipeline at revision 1, recording that revision. CONFLICT if the id is taken. */
+  createPipeline(input: NewPipeline): Promise<Pipeline>;
+  /** The pipeline with this id. NOT_FOUND if there is none. */
+  getPipeline(id: string): Promise<Pipeline>;
+  /** Pipelines, most recently updated first. */
+  listPipelines(query?: PipelineQuery): Promise<Pipeline[]>;
+  /** Applies a patch as the next revision, atomically; CONFLICT when `expectedRevision` is stale. */
+  updatePipeline(id: string, patch: PipelinePatch, guard?: RevisionGuard): Promise<Pipeline>;
+  /** Deletes a pipeline with its revisions and share links. NOT_FOUND if there is none. */
+  deletePipeline(id: string): Promise<void>;
+  /** Every revision of a pipeline, newest first. NOT_FOUND if the pipeline does not exist. */
+  listRevisions(pipelineId: string): Promise<PipelineRevision[]>;
+  /** One revision of a pipeline by its number. NOT_FOUND if either is missing. */
+  getRevision(pipelineId: string, revision: number): Promise<PipelineRevision>;
+  /** Restores the content and name of an earlier revision as a new revision. */
+  rollbackPipeline(pipelineId: string, revision: number, options?: RollbackOptions): Promise<Pipeline>;
+  /** Pipelines and templates matching any word of `text` in name, tags or content, unranked. */
+  searchCandidates(text: string, query?: PipelineQuery): Promise<SearchCandidates>;
+
+  /** Creates a share link for an existing pipeline. NOT_FOUND for an unknown pipeline, CONFLICT for a used token. */
+  createShare(input: NewShare): Promise<Share>;
+  /** The share link with this token, whatever its state. NOT_FOUND if there is none. */
+  getShare(token: string): Promise<Share>;
+  /** Revokes a share link (keeping the first revocation time); NOT_FOUND unless it belongs to `pipelineId`. */
+  revokeShare(pipelineId: string, token: string): Promise<Share>;
+
+  /** Adds a template. CONFLICT if the id is taken. */
+  createTemplate(input: NewTemplate): Promise<Template>;
+  /** Templates by name. */
+  listTemplates(): Promise<Template[]>;
+  /** The template with this id. NOT_FOUND if there is none. */
+  getTemplate(id: string): Promise<Template>;
+  /** Deletes a template. NOT_FOUND if there is none. */
+  deleteTemplate(id: string): Promise<void>;
+
+  /** Appends one entry to the audit log. */
+  appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Audit entries, newest first, a page at a time. */
+  listAudit(query?: AuditQuery): Promise<Page<AuditEntry>>;
+
+  /** Records a new run. CONFLICT if the id is taken. */
+  createRun(input: NewRun): Promise<Run>;
+  /** The run with this id. NOT_FOUND if there is none. */
+  getRun(id: string): Promise<Run>;
+  /** Changes some fields of a run. NOT_FOUND if there is none, CONFLICT if `expectedStatus` does not hold. */
+  updateRun(id: string, patch: RunPatch, options?: RunUpdateOptions): Promise<Run>;
+  /** Runs newest first, a page at a time; pages neither repeat nor skip runs while runs are being created. */
+  listRuns(query?: RunQuery): Promise<RunPage>;
+
+  /** A cheap round trip, for health checks. */
+  ping(): Promise<void>;
+  /** Releases the connection(s); the store is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,538 @@
+/**
+ * The one test suite every Store implementation passes: the SQLite and PostgreSQL test files register it with
+ * a factory that makes a new empty database for each test.
+ */
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Clock } from "../../../src/server/store/new-records.js";
+import { openStore, type OpenStoreOptions } from "../../../src/server/store/open-store.js";
+import type { Run, Store } from "../../../src/server/store/store.js";
+import { isStoreError, type StoreErrorCode } from "../../../src/server/store/store-error.js";
+
+/** Where a new, empty database lives (a data directory or a PostgreSQL URL). */
+export type DatabaseLocation = Omit<OpenStoreOptions, "clock">;
+
+/** A clock the tests move: one millisecond per reading, plus explicit jumps. */
+interface TestClock {
+  read: Clock;
+  advance(ms: number): void;
+}
+
+function testClock(start = "2026-11-21T09:00:00.000Z"): TestClock {
+  let now = Date.parse(start);
+  return {
+    read: () => new Date(now++).toISOString(),
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+const WRITER = join(import.meta.dirname, "concurrent-writer.ts");
+
+async function expectStoreError(promise: Promise<unknown>, code: StoreErrorCode): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(isStoreError(error, code), `expected StoreError ${code}, got ${String(error)}`).toBe(true);
+}
+
+const TOML = (name: string) => `[workflow]\nname = "${name}"\n`;
+
+/** Registers the store contract tests; `freshDatabase` is called once per test. */
+export function registerStoreContract(kind: Store["kind"], freshDatabase: () => Promise<DatabaseLocation>): void {
+  const opened: Store[] = [];
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  /** A store on a new database, plus a way to open more stores on the same database. */
+  async function fresh(clock: TestClock = testClock()) {
+    const location = await freshDatabase();
+    const open = async (clockOfThis: Clock = clock.read) => {
+      const store = await openStore({ ...location, clock: clockOfThis });
+      opened.push(store);
+      return store;
+    };
+    return { store: await open(), open, location, clock };
+  }
+
+  describe(`${kind} store`, () => {
+    it("reports its kind and answers a ping", async () => {
+      const { store } = await fresh();
+      expect(store.kind).toBe(kind);
+      await store.ping();
+    });
+
+    describe("pipelines", () => {
+      it("creates a pipeline at revision 1 with defaults and reads it back identically", async () => {
+        const { store } = await fresh();
+        const created = await store.createPipeline({ name: "rnaseq", toml_content: TOML("rnaseq"), owner: "alice" });
+        expect(created).toEqual({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          name: "rnaseq",
+          version: null,
+          description: null,
+          tags: [],
+          toml_content: TOML("rnaseq"),
+          visibility: "private",
+          owner: "alice",
+          forked_from: null,
+          rules_count: 0,
+          created_at: "2026-11-21T09:00:00.000Z",
+          updated_at: "2026-11-21T09:00:00.000Z",
+          revision: 1,
+        });
+        expect(await store.getPipeline(created.id)).toEqual(created);
+        const full = await store.createPipeline({
+          id: "4d1c6a8e-0000-4000-8000-000000000001",
+          name: "variant calling",
+          version: "1.2.0",
+          description: "GATK best practices",
+          tags: ["dna", "gatk"],
+          toml_content: TOML("vc"),
+          visibility: "workspace",
+          owner: "bob",
+          forked_from: created.id,
+          rules_count: 7,
+        });
+        expect(await store.getPipeline(full.id)).toEqual(full);
+        expect(full.tags).toEqual(["dna", "gatk"]);
+        await expectStoreError(store.createPipeline({ id: full.id, name: "x", toml_content: "", owner: "bob" }), "CONFLICT");
+      });
+
+      it("answers NOT_FOUND for unknown pipelines", async () => {
+        const { store } = await fresh();
+        await expectStoreError(store.getPipeline("missing"), "NOT_FOUND");
+        await expectStoreError(store.updatePipeline("missing", { name: "x" }), "NOT_FOUND");
+        await expectStoreError(store.deletePipeline("missing"), "NOT_FOUND");
+        await expectStoreError(store.listRevisions("missing"), "NOT_FOUND");
+        await expectStoreError(store.getRevision("missing", 1), "NOT_FOUND");
+        await expectStoreError(store.rollbackPipeline("missing", 1), "NOT_FOUND");
+      });
+
+      it("lists the most recently updated first, with a limit clamped to 1..100", async () => {
+        const { store } = await fresh();
+        const ids: string[] = [];
+        for (let i = 0; i < 105; i++) {
+          ids.push((await store.createPipeline({ name: `p${i}`, toml_content: TOML(`p${i}`), owner: "alice" })).id);
+        }
+        expect((await store.listPipelines()).length).toBe(50);
+        expect((await store.listPipelines({ limit: 1000 })).length).toBe(100);
+        expect((await store.listPipelines({ limit: 0 })).length).toBe(1);
+        expect((await store.listPipelines({ limit: 3 })).map((p) => p.id)).toEqual([ids[104], ids[103], ids[102]]);
+        await store.updatePipeline(ids[0]!, { description: "touched" });
+        expect((await store.listPipelines({ limit: 2 })).map((p) => p.id)).toEqual([ids[0], ids[104]]);
+      });
+
+      it("lists only what a user may read when asked", async () => {
+        const { store } = await fresh();
+        const own = await store.createPipeline({ name: "own", toml_content: "", owner: "alice" });
+        const shared = await store.createPipeline({ name: "shared", toml_content: "", owner: "bob", visibility: "workspace" });
+        await store.createPipeline({ name: "private", toml_content: "", owner: "bob" });
+        await store.createPipeline({ name: "link", toml_content: "", owner: "bob", visibility: "link" });
+        const visible = await store.listPipelines({ visibleTo: "alice" });
+        expect(visible.map((p) => p.id).sort()).toEqual([own.id, shared.id].sort());
+        expect(await store.listPipelines()).toHaveLength(4);
+      });
+
+      it("keeps every revision, bumps the revision on update and refuses a stale expected revision", async () => {
+        const { store, clock } = await fresh();
+        const created = await store.createPipeline({ name: "a", toml_content: TOML("a"), owner: "alice", tags: ["x"] });
+        clock.advance(60_000);
+        const updated = await store.updatePipeline(
+          created.id,
+          { name: "b", toml_content: TOML("b"), tags: ["y", "z"], rules_count: 3, version: undefined },
+          { expectedRevision: 1 },
+        );
+        expect(updated).toEqual({
+          ...created,
+          name: "b",
+          toml_content: TOML("b"),
+          tags: ["y", "z"],
+          rules_count: 3,
+          revision: 2,
+          updated_at: "2026-11-21T09:01:00.001Z",
+        });
+        expect(await store.getPipeline(created.id)).toEqual(updated);
+        await expectStoreError(store.updatePipeline(created.id, { name: "c" }, { expectedRevision: 1 }), "CONFLICT");
+        expect((await store.getPipeline(created.id)).revision).toBe(2);
+        const third = await store.updatePipeline(created.id, { visibility: "link" });
+        expect(third.revision).toBe(3);
+
+        const revisions = await store.listRevisions(created.id);
+        expect(revisions.map((r) => [r.revision, r.name, r.toml_content])).toEqual([
+          [3, "b", TOML("b")],
+          [2, "b", TOML("b")],
+          [1, "a", TOML("a")],
+        ]);
+        expect(await store.getRevision(created.id, 1)).toEqual(revisions[2]);
+        await expectStoreError(store.getRevision(created.id, 4), "NOT_FOUND");
+      });
+
+      it("rolls back to an earlier revision as a new revision", async () => {
+        const { store } = await fresh();
+        const created = await store.createPipeline({ name: "a", toml_content: TOML("a"), owner: "alice", rules_count: 1 });
+        await store.updatePipeline(created.id, { name: "b", toml_content: TOML("b"), rules_count: 2 });
+        await expectStoreError(store.rollbackPipeline(created.id, 1, { expectedRevision: 1 }), "CONFLICT");
+        const rolledBack = await store.rollbackPipeline(created.id, 1, { expectedRevision: 2, rules_count: 1 });
+        expect(rolledBack).toMatchObject({ name: "a", toml_content: TOML("a"), rules_count: 1, revision: 3 });
+        expect(await store.getPipeline(created.id)).toEqual(rolledBack);
+        expect((await store.listRevisions(created.id)).map((r) => [r.revision, r.name])).toEqual([
+          [3, "a"],
+          [2, "b"],
+          [1, "a"],
+        ]);
+        await expectStoreError(store.rollbackPipeline(created.id, 99), "NOT_FOUND");
+        expect((await store.getPipeline(created.id)).revision).toBe(3);
+      });
+
+      it("deletes a pipeline with its revisions and share links", async () => {
+        const { store } = await fresh();
+        const doomed = await store.createPipeline({ name: "doomed", toml_content: "", owner: "alice" });
+        const kept = await store.createPipeline({ name: "kept", toml_content: "", owner: "alice" });
+        await store.updatePipeline(doomed.id, { name: "doomed 2" });
+        const share = await store.createShare({ pipeline_id: doomed.id });
+        const keptShare = await store.createShare({ pipeline_id: kept.id });
+        await store.deletePipeline(doomed.id);
+        await expectStoreError(store.getPipeline(doomed.id), "NOT_FOUND");
+        await expectStoreError(store.listRevisions(doomed.id), "NOT_FOUND");
+        await expectStoreError(store.getRevision(doomed.id, 1), "NOT_FOUND");
+        await expectStoreError(store.getShare(share.token), "NOT_FOUND");
+        expect((await store.getShare(keptShare.token)).state).toBe("active");
+        expect(await store.listRevisions(kept.id)).toHaveLength(1);
+        await expectStoreError(store.deletePipeline(doomed.id), "NOT_FOUND");
+      });
+
+      it("finds search candidates by name, tags or content, case-insensitively, with templates", async () => {
+        const { store } = await fresh();
+        const byName = await store.createPipeline({ name: "RNA-seq quant", toml_content: "x", owner: "alice" });
+        const byTag = await store.createPipeline({ name: "one", toml_content: "x", owner: "alice", tags: ["ChIP"] });
+        const byContent = await store.createPipeline({ name: "two", toml_content: "shell = 'salmon quant'", owner: "bob" });
+        const percent = await store.createPipeline({ name: "100% coverage", toml_content: "x", owner: "alice" });
+        await store.createPipeline({ name: "unrelated", toml_content: "x", owner: "alice" });
+        const template = await store.createTemplate({ name: "Salmon template", toml_content: "x", tags: ["rna"] });
+
+        const rna = await store.searchCandidates("rna");
+        expect(rna.pipelines.map((p) => p.id)).toEqual([byName.id]);
+        expect(rna.templates.map((t) => t.id)).toEqual([template.id]);
+        expect((await store.searchCandidates("chip")).pipelines.map((p) => p.id)).toEqual([byTag.id]);
+        const salmon = await store.searchCandidates("SALMON chip");
+        expect(salmon.pipelines.map((p) => p.id).sort()).toEqual([byTag.id, byContent.id].sort());
+        expect(salmon.templates).toHaveLength(1);
+        // LIKE wildcards in the query match themselves only.
+        expect((await store.searchCandidates("100%")).pipelines.map((p) => p.id)).toEqual([percent.id]);
+        expect((await store.searchCandidates("_")).pipelines).toEqual([]);
+        expect(await store.searchCandidates("   ")).toEqual({ pipelines: [], templates: [] });
+        expect((await store.searchCandidates("quant", { visibleTo: "alice" })).pipelines.map((p) => p.id)).toEqual([
+          byName.id,
+        ]);
+        expect((await store.searchCandidates("x", { limit: 2 })).pipelines).toHaveLength(2);
+      });
+    });
+
+    describe("concurrent writers", () => {
+      it("never lose an update across several store instances in one process", async () => {
+        const { store, open } = await fresh();
+        const others = [await open(), await open()];
+        const stores = [store, ...others];
+        const pipeline = await store.createPipeline({ name: "hot", toml_content: "", owner: "alice" });
+        const updates = 30;
+        const results = await Promise.all(
+          Array.from({ length: updates }, (_, i) => stores[i % stores.length]!.updatePipeline(pipeline.id, { name: `u${i}` })),
+        );
+        expect(results.map((r) => r.revision).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: updates }, (_, i) => i + 2),
+        );
+        expect((await store.getPipeline(pipeline.id)).revision).toBe(updates + 1);
+        const revisions = await store.listRevisions(pipeline.id);
+        expect(revisions.map((r) => r.revision)).toEqual(Array.from({ length: updates + 1 }, (_, i) => updates + 1 - i));
+        expect(new Set(revisions.map((r) => r.name)).size).toBe(updates + 1);
+      });
+
+      it("never lose an update across separate processes", async () => {
+        const { store, location } = await fresh();
+        const pipeline = await store.createPipeline({ name: "hot", toml_content: "", owner: "alice" });
+        const writers = 4;
+        const each = 10;
+        // The writers need about a second to load; a common start time makes their updates overlap.
+        const startAt = Date.now() + 2_500;
+        const outputs = await Promise.all(
+          Array.from({ length: writers }, () =>
+            execa(process.execPath, ["--import", "tsx", WRITER, JSON.stringify(location), pipeline.id, String(each), String(startAt)], {
+              timeout: 60_000,
+            }),
+          ),
+        );
+        const written = outputs.flatMap((output) => JSON.parse(String(output.stdout)) as number[]);
+        expect(written.sort((a, b) => a - b)).toEqual(Array.from({ length: writers * each }, (_, i) => i + 2));
+        expect((await store.getPipeline(pipeline.id)).revision).toBe(writers * each + 1);
+        expect((await store.listRevisions(pipeline.id)).map((r) => r.revision).reverse()).toEqual(
+          Array.from({ length: writers * each + 1 }, (_, i) => i + 1),
+        );
+      });
+
+      it("let exactly one of two writers with the same expected revision win", async () => {
+        const { store, open } = await fresh();
+        const other = await open();
+        const pipeline = await store.createPipeline({ name: "race", toml_content: "", owner: "alice" });
+        const outcomes = await Promise.allSettled([
+          store.updatePipeline(pipeline.id, { name: "first" }, { expectedRevision: 1 }),
+          other.updatePipeline(pipeline.id, { name: "second" }, { expectedRevision: 1 }),
+        ]);
+        expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+        const rejected = outcomes.find((o) => o.status === "rejected");
+        expect(isStoreError(rejected?.reason, "CONFLICT")).toBe(true);
+        expect((await store.getPipeline(pipeline.id)).revision).toBe(2);
+      });
+    });
+
+    describe("shares", () => {
+      it("creates, expires and revokes share links", async () => {
+        const { store, clock } = await fresh();
+        const pipeline = await store.createPipeline({ name: "p", toml_content: "", owner: "alice" });
+        const forever = await store.createShare({ pipeline_id: pipeline.id });
+        expect(forever).toEqual({
+          token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+          pipeline_id: pipeline.id,
+          created_at: "2026-11-21T09:00:00.001Z",
+          expires_at: null,
+          revoked_at: null,
+          state: "active",
+        });
+        const daily = await store.createShare({
+          token: "tok-1",
+          pipeline_id: pipeline.id,
+          expires_at: "2026-11-22T09:00:00.000Z",
+        });
+        expect((await store.getShare("tok-1")).state).toBe("active");
+        clock.advance(25 * 3600_000);
+        expect(await store.getShare("tok-1")).toEqual({ ...daily, state: "expired" });
+        expect((await store.getShare(forever.token)).state).toBe("active");
+
+        await expectStoreError(store.revokeShare("another-pipeline", forever.token), "NOT_FOUND");
+        const revoked = await store.revokeShare(pipeline.id, forever.token);
+        expect(revoked.state).toBe("revoked");
+        expect(revoked.revoked_at).not.toBeNull();
+        const again = await store.revokeShare(pipeline.id, forever.token);
+        expect(again.revoked_at).toBe(revoked.revoked_at);
+        expect(await store.getShare(forever.token)).toEqual(revoked);
+
+        await expectStoreError(store.createShare({ token: "tok-1", pipeline_id: pipeline.id }), "CONFLICT");
+        await expectStoreError(store.createShare({ pipeline_id: "missing" }), "NOT_FOUND");
+        await expectStoreError(store.getShare("missing"), "NOT_FOUND");
+        await expectStoreError(store.revokeShare(pipeline.id, "missing"), "NOT_FOUND");
+      });
+    });
+
+    describe("templates", () => {
+      it("adds, lists by name, reads and deletes templates", async () => {
+        const { store } = await fresh();
+        const b = await store.createTemplate({ name: "b", toml_content: TOML("b"), tags: ["t"], description: "B" });
+        const a = await store.createTemplate({ name: "a", toml_content: TOML("a") });
+        expect(a).toEqual({
+          id: expect.any(String),
+          name: "a",
+          description: null,
+          tags: [],
+          toml_content: TOML("a"),
+          created_at: "2026-11-21T09:00:00.001Z",
+        });
+        expect(await store.listTemplates()).toEqual([a, b]);
+        expect(await store.getTemplate(b.id)).toEqual(b);
+        await expectStoreError(store.createTemplate({ id: b.id, name: "dup", toml_content: "" }), "CONFLICT");
+        await store.deleteTemplate(b.id);
+        await expectStoreError(store.getTemplate(b.id), "NOT_FOUND");
+        await expectStoreError(store.deleteTemplate(b.id), "NOT_FOUND");
+        expect(await store.listTemplates()).toEqual([a]);
+      });
+    });
+
+    describe("audit", () => {
+      it("appends entries and pages through them newest first", async () => {
+        const { store } = await fresh();
+        const entries = [];
+        for (let i = 0; i < 5; i++) {
+          entries.push(
+            await store.appendAudit({ actor: i === 0 ? null : "alice", method: "POST", path: `/api/p/${i}`, status: 201, result: "success" }),
+          );
+        }
+        expect(entries[0]).toEqual({
+          id: expect.any(String),
+          time: "2026-11-21T09:00:00.000Z",
+          actor: null,
+          method: "POST",
+          path: "/api/p/0",
+          status: 201,
+          result: "success",
+          detail: null,
+        });
+        const first = await store.listAudit({ limit: 2 });
+        expect(first.items).toEqual([entries[4], entries[3]]);
+        const second = await store.listAudit({ limit: 2, cursor: first.next_cursor });
+        expect(second.items).toEqual([entries[2], entries[1]]);
+        const last = await store.listAudit({ limit: 2, cursor: second.next_cursor });
+        expect(last).toEqual({ items: [entries[0]], next_cursor: null });
+        expect((await store.listAudit()).items).toHaveLength(5);
+        const denied = await store.appendAudit({
+          method: "DELETE",
+          path: "/api/users/1",
+          status: 403,
+          result: "denied",
+          detail: "role user",
+          time: "2030-01-01T00:00:00.000Z",
+        });
+        expect((await store.listAudit({ limit: 1 })).items).toEqual([denied]);
+      });
+    });
+
+    describe("runs", () => {
+      it("records a run with defaults and updates it partially", async () => {
+        const { store } = await fresh();
+        const run = await store.createRun({ workflow_name: "rnaseq", owner: "alice", pipeline_id: "p1", pipeline_revision: 3 });
+        expect(run).toEqual({
+          id: expect.any(String),
+          status: "queued",
+          pipeline_id: "p1",
+          pipeline_revision: 3,
+          workflow_name: "rnaseq",
+          owner: "alice",
+          target: { type: "local" },
+          created_at: "2026-11-21T09:00:00.000Z",
+          started_at: null,
+          finished_at: null,
+          exit_code: null,
+          counts: { total: 0, completed: 0, failed: 0, running: 0, skipped: 0, pending: 0 },
+          retry_of: null,
+          workspace: null,
+          pid: null,
+          events_path: null,
+          error: null,
+        });
+        expect(await store.getRun(run.id)).toEqual(run);
+        const counts = { total: 4, completed: 1, failed: 0, running: 2, skipped: 0, pending: 1 };
+        const running = await store.updateRun(
+          run.id,
+          { status: "running", started_at: "2026-11-21T09:00:01.000Z", pid: 4242, workspace: "/data/runs/x", counts },
+          { expectedStatus: "queued" },
+        );
+        expect(running).toEqual({ ...run, status: "running", started_at: "2026-11-21T09:00:01.000Z", pid: 4242, workspace: "/data/runs/x", counts });
+        expect(await store.getRun(run.id)).toEqual(running);
+        await expectStoreError(store.updateRun(run.id, { status: "running" }, { expectedStatus: ["queued", "paused"] }), "CONFLICT");
+        expect(await store.updateRun(run.id, {})).toEqual(running);
+        const target = { type: "slurm", partition: "short", options: { account: "bio", gres: ["gpu:1"] } };
+        const slurm = await store.createRun({ workflow_name: "vc", owner: "bob", target, retry_of: run.id });
+        expect((await store.getRun(slurm.id)).target).toEqual(target);
+        await expectStoreError(store.getRun("missing"), "NOT_FOUND");
+        await expectStoreError(store.updateRun("missing", { status: "failed" }), "NOT_FOUND");
+        await expectStoreError(store.createRun({ id: run.id, workflow_name: "x", owner: "a" }), "CONFLICT");
+      });
+
+      it("pages newest first with a total and a status filter; next_cursor is null on the last page", async () => {
+        const { store } = await fresh();
+        const created: Run[] = [];
+        for (let i = 0; i < 7; i++) {
+          created.push(await store.createRun({ workflow_name: i % 2 ? "odd" : "even", owner: "alice", status: i < 3 ? "completed" : "queued" }));
+        }
+        const newestFirst = [...created].reverse().map((r) => r.id);
+        const first = await store.listRuns({ limit: 3 });
+        expect(first.items.map((r) => r.id)).toEqual(newestFirst.slice(0, 3));
+        expect(first.total).toBe(7);
+        const second = await store.listRuns({ limit: 3, cursor: first.next_cursor });
+        const third = await store.listRuns({ limit: 3, cursor: second.next_cursor });
+        expect([...second.items, ...third.items].map((r) => r.id)).toEqual(newestFirst.slice(3));
+        expect(third.next_cursor).toBeNull();
+        const exact = await store.listRuns({ limit: 7 });
+        expect(exact.next_cursor).toBeNull();
+        expect(exact.items).toHaveLength(7);
+
+        const completed = await store.listRuns({ status: "completed", limit: 2 });
+        expect(completed.total).toBe(3);
+        expect(completed.items.map((r) => r.id)).toEqual([created[2]!.id, created[1]!.id]);
+        const rest = await store.listRuns({ status: "completed", limit: 2, cursor: completed.next_cursor });
+        expect(rest).toEqual({ items: [created[0]], next_cursor: null, total: 3 });
+        expect((await store.listRuns({ q: "ODD" })).total).toBe(3);
+        expect((await store.listRuns({ owner: "bob" })).total).toBe(0);
+        expect((await store.listRuns({ limit: 0 })).items).toHaveLength(1);
+        await expectStoreError(store.listRuns({ cursor: "not-a-cursor" }), "INVALID_CURSOR");
+      });
+
+      it("neither repeats nor skips runs when runs are created between pages", async () => {
+        const { store } = await fresh();
+        const before: string[] = [];
+        for (let i = 0; i < 25; i++) before.unshift((await store.createRun({ workflow_name: `w${i}`, owner: "alice" })).id);
+        const seen: string[] = [];
+        let cursor: string | null | undefined;
+        let pages = 0;
+        do {
+          const page = await store.listRuns({ limit: 10, cursor });
+          seen.push(...page.items.map((r) => r.id));
+          expect(page.total).toBe(25 + pages * 3);
+          cursor = page.next_cursor;
+          pages++;
+          for (let i = 0; i < 3; i++) await store.createRun({ workflow_name: "late", owner: "alice" });
+        } while (cursor !== null);
+        expect(pages).toBe(3);
+        expect(seen).toEqual(before);
+      });
+
+      it("neither repeats nor skips runs while another connection inserts concurrently", async () => {
+        const { open } = await fresh();
+        // Real time here: the inserting store and the reading store each have their own clock, as in production.
+        const reader = await open(() => new Date().toISOString());
+        const writer = await open(() => new Date().toISOString());
+        const before = new Set<string>();
+        for (let i = 0; i < 40; i++) before.add((await writer.createRun({ workflow_name: "early", owner: "alice" })).id);
+        let inserting = true;
+        const inserts = (async () => {
+          let count = 0;
+          while (inserting) {
+            await writer.createRun({ workflow_name: "late", owner: "alice" });
+            count++;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          return count;
+        })();
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page = await reader.listRuns({ limit: 7, cursor });
+          seen.push(...page.items.map((r) => r.id));
+          cursor = page.next_cursor;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        } while (cursor !== null);
+        inserting = false;
+        await inserts;
+        expect(new Set(seen).size).toBe(seen.length);
+        for (const id of before) expect(seen).toContain(id);
+      });
+    });
+
+    describe("reopening", () => {
+      it("keeps the data and applies migrations only once", async () => {
+        const { store, open } = await fresh();
+        const pipeline = await store.createPipeline({ name: "persisted", toml_content: "", owner: "alice" });
+        const run = await store.createRun({ workflow_name: "w", owner: "alice" });
+        await store.close();
+        const reopened = await open();
+        expect(await reopened.getPipeline(pipeline.id)).toEqual(pipeline);
+        expect(await reopened.getRun(run.id)).toEqual(run);
+        await reopened.close();
+        const again = await open();
+        expect((await again.listPipelines()).map((p) => p.id)).toEqual([pipeline.id]);
+      });
+
+      it("lets several instances open a new database at the same time", async () => {
+        const location = await freshDatabase();
+        const stores = await Promise.all(
+          Array.from({ length: 3 }, () => openStore(location).then((store) => (opened.push(store), store))),
+        );
+        await stores[0]!.createPipeline({ name: "p", toml_content: "", owner: "a" });
+        expect(await stores[2]!.listPipelines()).toHaveLength(1);
+      });
+    });
+  });
+}
