@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EngineError } from "../../src/engine/findings.js";
 import { loadPipeline } from "../../src/engine/format/load.js";
-import type { Pipeline } from "../../src/engine/format/model.js";
-import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
-import { startRun, type RunOptions, type RunResult } from "../../src/engine/run/run-pipeline.js";
+import { readEventLog } from "../../src/engine/run/event-log.js";
+import { startRun, type RunOptions } from "../../src/engine/run/run-pipeline.js";
+import { eventFor, expectFinished, ofType, runWorkflow as runNamed, type FinishedRun } from "./run-harness.js";
 import { removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
 
 afterAll(removeTempDirs);
@@ -19,34 +19,11 @@ afterAll(removeTempDirs);
 /** Per-test limit: a fault that hangs the engine fails the test instead of the suite. */
 const NO_HANG = 20_000;
 
-interface Finished {
-  dir: string;
-  pipeline: Pipeline;
-  result: RunResult;
-  events: RunEvent[];
-  /** Wall time of the whole run, in milliseconds. */
-  elapsedMs: number;
-}
-
-async function runWorkflow(body: string, options: RunOptions = {}, dir = tempDir()): Promise<Finished> {
-  const path = writeFile(dir, "main.oxoflow", `[workflow]\nname = "faults"\n\n${body}`);
-  const pipeline = await loadPipeline(path);
-  const started = performance.now();
-  const result = await startRun(pipeline, options).result;
-  return { dir, pipeline, result, events: readEventLog(result.eventsPath), elapsedMs: performance.now() - started };
-}
-
-const ofType = (events: RunEvent[], type: RunEvent["type"]): RunEvent[] => events.filter((event) => event.type === type);
-const eventFor = (events: RunEvent[], type: RunEvent["type"], job: string): RunEvent | undefined => events.find((event) => event.type === type && event.job === job);
+type Finished = FinishedRun;
+const runWorkflow = (body: string, options: RunOptions = {}, dir?: string): Promise<Finished> => runNamed("faults", body, options, dir);
 
 /** The run ended as failed, with exactly one run_finished event last, agreeing with the result. */
-function expectFailedRun(run: Finished): void {
-  expect(run.result.status).toBe("failed");
-  const finished = ofType(run.events, "run_finished");
-  expect(finished).toHaveLength(1);
-  expect(finished[0]).toMatchObject({ status: "failed", counts: run.result.counts });
-  expect(run.events.at(-1)!.type).toBe("run_finished");
-}
+const expectFailedRun = (run: Finished): void => void expectFinished(run, "failed");
 
 /**
  * True while a process exists and has not exited. A zombie counts as gone: this container's PID 1 does

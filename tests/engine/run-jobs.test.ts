@@ -7,50 +7,17 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPipeline } from "../../src/engine/format/load.js";
-import type { Pipeline } from "../../src/engine/format/model.js";
-import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
-import { startRun, type RunOptions, type RunResult } from "../../src/engine/run/run-pipeline.js";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunOptions } from "../../src/engine/run/run-pipeline.js";
+import { eventFor, expectFinished, isolateEnvironmentLocks, ofType, runWorkflow as runNamed, type FinishedRun } from "./run-harness.js";
 import { removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
 
-// Environment set-up takes a lock under ~/.strand/locks by default; keep it inside the test's folders.
-const savedLockDir = process.env.STRAND_LOCK_DIR;
-beforeAll(() => {
-  process.env.STRAND_LOCK_DIR = tempDir();
-});
-afterAll(() => {
-  if (savedLockDir === undefined) delete process.env.STRAND_LOCK_DIR;
-  else process.env.STRAND_LOCK_DIR = savedLockDir;
-  removeTempDirs();
-});
+isolateEnvironmentLocks();
+afterAll(removeTempDirs);
 
-interface Finished {
-  dir: string;
-  pipeline: Pipeline;
-  result: RunResult;
-  events: RunEvent[];
-}
-
-/** Writes `main.oxoflow` into `dir`, loads it and runs it to the end. */
-async function runWorkflow(body: string, options: RunOptions = {}, dir = tempDir()): Promise<Finished> {
-  const path = writeFile(dir, "main.oxoflow", `[workflow]\nname = "jobs"\n\n${body}`);
-  const pipeline = await loadPipeline(path);
-  const result = await startRun(pipeline, options).result;
-  return { dir, pipeline, result, events: readEventLog(result.eventsPath) };
-}
-
-const ofType = (events: RunEvent[], type: RunEvent["type"]): RunEvent[] => events.filter((event) => event.type === type);
-const eventFor = (events: RunEvent[], type: RunEvent["type"], job: string): RunEvent | undefined => events.find((event) => event.type === type && event.job === job);
+type Finished = FinishedRun;
+const runWorkflow = (body: string, options: RunOptions = {}, dir?: string): Promise<Finished> => runNamed("jobs", body, options, dir);
 const read = (dir: string, path: string): string => readFileSync(join(dir, path), "utf8");
-
-function expectFinished(run: Finished, status: RunResult["status"]): void {
-  expect(run.result.status).toBe(status);
-  const finished = ofType(run.events, "run_finished");
-  expect(finished).toHaveLength(1);
-  expect(finished[0]!.status).toBe(status);
-  expect(run.events.at(-1)!.type).toBe("run_finished");
-}
 
 /** Makes a file look an hour old, so that a job with a newer input is not up to date. */
 function makeOld(dir: string, path: string): void {

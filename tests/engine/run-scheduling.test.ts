@@ -7,43 +7,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadPipeline } from "../../src/engine/format/load.js";
-import type { Pipeline } from "../../src/engine/format/model.js";
-import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
-import { startRun, type RunOptions, type RunResult } from "../../src/engine/run/run-pipeline.js";
-import { removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
+import type { RunOptions } from "../../src/engine/run/run-pipeline.js";
+import { eventFor, expectFinished, namesOf, ofType, runWorkflow as runNamed, type FinishedRun } from "./run-harness.js";
+import { removeTempDirs, tempDir } from "./temp-workspace.js";
 
 afterAll(removeTempDirs);
 
-interface Finished {
-  dir: string;
-  pipeline: Pipeline;
-  result: RunResult;
-  events: RunEvent[];
-}
-
-/** Writes `main.oxoflow` into `dir`, loads it and runs it to the end. */
-async function runWorkflow(body: string, options: RunOptions = {}, dir = tempDir()): Promise<Finished> {
-  const path = writeFile(dir, "main.oxoflow", `[workflow]\nname = "sched"\n\n${body}`);
-  const pipeline = await loadPipeline(path);
-  const result = await startRun(pipeline, options).result;
-  return { dir, pipeline, result, events: readEventLog(result.eventsPath) };
-}
-
-const ofType = (events: RunEvent[], type: RunEvent["type"]): RunEvent[] => events.filter((event) => event.type === type);
-const namesOf = (events: RunEvent[], type: RunEvent["type"]): string[] => ofType(events, type).map((event) => event.job as string);
-const eventFor = (events: RunEvent[], type: RunEvent["type"], job: string): RunEvent | undefined => events.find((event) => event.type === type && event.job === job);
-
-/** Every run, whatever happened, ends with exactly one run_finished event carrying its status and counts. */
-function expectFinished(run: Finished, status: RunResult["status"]): RunEvent {
-  expect(run.result.status).toBe(status);
-  const finished = ofType(run.events, "run_finished");
-  expect(finished).toHaveLength(1);
-  expect(finished[0]!.status).toBe(status);
-  expect(finished[0]!.counts).toEqual(run.result.counts);
-  expect(run.events.at(-1)!.type).toBe("run_finished");
-  return finished[0]!;
-}
+type Finished = FinishedRun;
+const runWorkflow = (body: string, options: RunOptions = {}, dir?: string): Promise<Finished> => runNamed("sched", body, options, dir);
 
 /**
  * A rule whose job writes its start time, sleeps, and writes its end time (nanoseconds since the epoch)

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { lintPipeline } from "../../src/engine/check/lint.js";
 import { validatePipeline } from "../../src/engine/check/validate.js";
 import { isFormatted } from "../../src/engine/format/canonical-format.js";
@@ -13,21 +13,14 @@ import { loadPipeline, loadPipelineText } from "../../src/engine/format/load.js"
 import { planPipeline } from "../../src/engine/run/plan.js";
 import { startRun } from "../../src/engine/run/run-pipeline.js";
 import { getTemplate, listTemplates, templateIds, TEMPLATES_DIR } from "../../src/engine/tools/templates.js";
+import { isolateEnvironmentLocks } from "./run-harness.js";
 import { removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
 
 const IDS = ["hello-world", "file-chain", "sample-fanout", "scatter-gather", "rnaseq-quant", "germline-variants", "tumor-normal", "conditional-branches"];
 const RUNNABLE = ["hello-world", "file-chain", "sample-fanout"];
 
-// Environment set-up takes a lock under ~/.strand/locks by default; keep it inside the test's folders.
-const savedLockDir = process.env.STRAND_LOCK_DIR;
-beforeAll(() => {
-  process.env.STRAND_LOCK_DIR = tempDir();
-});
-afterAll(() => {
-  if (savedLockDir === undefined) delete process.env.STRAND_LOCK_DIR;
-  else process.env.STRAND_LOCK_DIR = savedLockDir;
-  removeTempDirs();
-});
+isolateEnvironmentLocks();
+afterAll(removeTempDirs);
 
 function templateText(id: string): string {
   const template = getTemplate(id);
