@@ -10,18 +10,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Environment } from "../../src/engine/format/model.js";
-import { environmentLockPath } from "../../src/engine/run/environment-setup.js";
-import {
-  backendAvailable,
-  condaEnvironmentName,
-  ensureEnvironment,
-  environmentKey,
-  missingBackendHint,
-  pulledImagePath,
-  recordedEnvironments,
-  resolveBackendBinaries,
-  wrapCommand,
-} from "../../src/engine/run/environments.js";
+import { backendAvailable, ensureEnvironment, environmentKey, environmentLockPath, missingBackendHint, recordedEnvironments } from "../../src/engine/run/environment-setup.js";
+import { condaEnvironmentName, pulledImagePath, resolveBackendBinaries, wrapCommand } from "../../src/engine/run/environment-wrap.js";
 import { engineError, removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
 
 afterAll(removeTempDirs);

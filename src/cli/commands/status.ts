@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { discoverWorkflow } from "../../engine/format/load.js";
 import { readCheckpoint } from "../../engine/run/checkpoint.js";
 import { readEventLog, type RunEvent } from "../../engine/run/event-log.js";
+import { processAlive } from "../../engine/run/file-lock.js";
 import { optionValue, type OptionSpec } from "../args.js";
 import { displayPath, paint, printJson } from "../print.js";
 import type { Command } from "./command.js";
@@ -42,16 +43,6 @@ function workdirOf(target: string | undefined, explicit: string | undefined): st
   return dirname(path);
 }
 
-function alive(pid: number | null): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Summarises one run from its event log. */
 export function summariseRun(workdir: string, runId: string): RunSummary | null {
   const runDir = join(workdir, ".strand", "runs", runId);
@@ -81,7 +72,7 @@ export function summariseRun(workdir: string, runId: string): RunSummary | null 
   }
   let status: RunSummary["status"];
   if (finished) status = finished.status as RunSummary["status"];
-  else if (alive(pid)) status = paused ? "paused" : "running";
+  else if (pid !== null && processAlive(pid)) status = paused ? "paused" : "running";
   else status = "interrupted";
   const counts = (finished?.counts as Record<string, number> | undefined) ?? {
     succeeded: events.filter((event) => event.type === "job_completed").length,

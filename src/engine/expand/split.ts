@@ -8,6 +8,7 @@ import { syntheticRule } from "../format/rule-settings.js";
 import { globFiles } from "../format/sample-sources.js";
 import { expansionLimitError, listValue, MAX_EXPANDED_JOBS } from "./instances.js";
 import { fillText, type Bindings } from "./template.js";
+import { shellWord } from "./shell-quote.js";
 
 /** Where transform chunks go: `.strand/chunks/<rule instance>/<split name>/`. */
 export const CHUNK_DIR = ".strand/chunks";
@@ -107,7 +108,7 @@ export function transformJobs(rule: Rule, instanceName: string, bindings: Bindin
     } else if (combine.aggregate) {
       const method = combine.method ?? "concat";
       if (method === "concat") {
-        const header = combine.header !== undefined ? `echo ${shellQuote(combine.header)}; ` : "";
+        const header = combine.header !== undefined ? `echo ${shellWord(combine.header)}; ` : "";
         shell = `{ ${header}cat ${chunkText}; } > ${outputText}`;
       } else if (method === "json_merge") {
         shell = `jq -s 'add' ${chunkText} > ${outputText}`;
@@ -138,8 +139,3 @@ export function transformJobs(rule: Rule, instanceName: string, bindings: Bindin
   return jobs;
 }
 
-/** Quotes text for a POSIX shell. */
-export function shellQuote(text: string): string {
-  if (/^[A-Za-z0-9_./:=@%+-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}

@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { EngineError } from "../findings.js";
 import type { Environment } from "../format/model.js";
+import { shellQuote } from "../expand/shell-quote.js";
 import { environmentKind, environmentSpec, type EnvironmentKind } from "../format/rule-settings.js";
 import {
   condaEnvironmentName,
@@ -27,11 +28,11 @@ import {
   mambaProgram,
   MODULE_INIT_SCRIPTS,
   pulledImagePath,
+  homeWord,
   resolveInWorkdir,
-  shellWord,
-  singleQuote,
   singularityProgram,
 } from "./environment-wrap.js";
+import { fileDigest } from "./fingerprint.js";
 import { type HeldLock, waitForLock } from "./file-lock.js";
 
 /** Where set-ups are recorded, relative to the workdir. */
@@ -287,23 +288,23 @@ function setupPlan(environment: Environment, kind: EnvironmentKind, options: Ens
       const spec = (kind === "conda" ? environment.conda : environment.mamba)!;
       const prefix = kind === "conda" ? environment.conda_prefix : environment.mamba_prefix;
       const name = prefix ? prefix : condaEnvironmentName(spec, workdir, options.ruleName);
-      const target = prefix ? `-p ${shellWord(prefix)}` : `-n ${name}`;
+      const target = prefix ? `-p ${homeWord(prefix)}` : `-n ${name}`;
       const program = kind === "conda" ? "conda" : mambaProgram(env);
-      const file = isEnvironmentFile(spec) && existsSync(resolveInWorkdir(spec, workdir)) ? shellWord(spec) : undefined;
+      const file = isEnvironmentFile(spec) && existsSync(resolveInWorkdir(spec, workdir)) ? homeWord(spec) : undefined;
       const steps: string[] = [];
       if (file !== undefined) steps.push(condaCreateOrUpdate(program, target, file));
       // Whatever the spec, the environment must exist and hold programs, or every job would fail obscurely.
       const missing = `the ${kind} environment ${name} does not exist or has no programs in its bin folder` + (isEnvironmentFile(spec) && file === undefined ? ` (and ${spec} was not found)` : "");
-      steps.push(`{ ${program} run ${target} bash -c ${singleQuote('test -n "$(ls -A "$CONDA_PREFIX/bin" 2>/dev/null)"')} || { echo ${singleQuote(missing)} >&2; exit 1; }; }`);
+      steps.push(`{ ${program} run ${target} bash -c ${shellQuote('test -n "$(ls -A "$CONDA_PREFIX/bin" 2>/dev/null)"')} || { echo ${shellQuote(missing)} >&2; exit 1; }; }`);
       return { script: steps.join(" && "), fingerprint: file !== undefined ? fileDigest(resolveInWorkdir(spec, workdir)) : "", stillPresent: always };
     }
     case "pixi": {
       const manifest = environment.pixi!;
-      return { script: `pixi install --manifest-path ${shellWord(manifest)}`, fingerprint: fileDigest(resolveInWorkdir(manifest, workdir)), stillPresent: always };
+      return { script: `pixi install --manifest-path ${homeWord(manifest)}`, fingerprint: fileDigest(resolveInWorkdir(manifest, workdir)), stillPresent: always };
     }
     case "docker": {
       const runtime = containerRuntime(env);
-      const image = shellWord(environment.docker!);
+      const image = homeWord(environment.docker!);
       return { script: `${runtime} image inspect ${image} >/dev/null 2>&1 || ${runtime} pull ${image}`, fingerprint: "", stillPresent: always };
     }
     case "singularity":
@@ -343,8 +344,8 @@ function singularityPlan(spec: string, options: EnsureEnvironmentOptions, env: N
   const partial = image.replace(/\.sif$/, ".partial.sif");
   const program = singularityProgram(env);
   const script =
-    `[ -f ${shellWord(image)} ] || { mkdir -p ${shellWord(dirname(image))} && rm -f ${shellWord(partial)} && ` +
-    `${program} pull ${shellWord(partial)} ${shellWord(spec)} && mv -f ${shellWord(partial)} ${shellWord(image)}; }`;
+    `[ -f ${homeWord(image)} ] || { mkdir -p ${homeWord(dirname(image))} && rm -f ${homeWord(partial)} && ` +
+    `${program} pull ${homeWord(partial)} ${homeWord(spec)} && mv -f ${homeWord(partial)} ${homeWord(image)}; }`;
   return { script, fingerprint: "", stillPresent: () => existsSync(image) };
 }
 
@@ -363,9 +364,9 @@ function venvPlan(environment: Environment, options: EnsureEnvironmentOptions): 
     });
   }
   const requirements = declared ?? (existsSync(join(options.workdir, "requirements.txt")) ? "requirements.txt" : undefined);
-  const activateWord = shellWord(`${spec}/bin/activate`);
-  const steps = [`{ [ -f ${activateWord} ] || python3 -m venv ${shellWord(spec)}; }`, `. ${activateWord}`];
-  if (requirements !== undefined) steps.push(`python -m pip install --disable-pip-version-check -r ${shellWord(requirements)}`);
+  const activateWord = homeWord(`${spec}/bin/activate`);
+  const steps = [`{ [ -f ${activateWord} ] || python3 -m venv ${homeWord(spec)}; }`, `. ${activateWord}`];
+  if (requirements !== undefined) steps.push(`python -m pip install --disable-pip-version-check -r ${homeWord(requirements)}`);
   return {
     script: steps.join(" && "),
     fingerprint: requirements !== undefined ? fileDigest(resolveInWorkdir(requirements, options.workdir)) : "",
@@ -387,13 +388,6 @@ function lastLines(text: string, count: number): string {
   return text.trimEnd().split("\n").slice(-count).join("\n");
 }
 
-function fileDigest(path: string): string {
-  try {
-    return createHash("sha256").update(readFileSync(path)).digest("hex");
-  } catch {
-    return "";
-  }
-}
 
 function readCache(cacheFile: string): EnvironmentCache {
   try {

@@ -11,6 +11,7 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
+import { shellQuote, shellWord } from "../expand/shell-quote.js";
 import { EngineError } from "../findings.js";
 import type { Environment } from "../format/model.js";
 import { environmentKind } from "../format/rule-settings.js";
@@ -174,16 +175,9 @@ export function pulledImagePath(uri: string, workdir: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // The wrapping text.
 
-/** Quotes text as one single-quoted shell word, always (commands are passed this way for every backend). */
-export function singleQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Quotes a path, image or module name only when it needs it; a leading `~/` still expands to $HOME. */
-export function shellWord(text: string): string {
-  if (text.startsWith("~/")) return `"$HOME"/${shellWord(text.slice(2))}`;
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
-  return singleQuote(text);
+export function homeWord(text: string): string {
+  return text.startsWith("~/") ? `"$HOME"/${shellWord(text.slice(2))}` : shellWord(text);
 }
 
 /**
@@ -194,7 +188,7 @@ const CONTAINER_SHIM = 'if command -v bash >/dev/null 2>&1; then exec bash -c "$
 
 /** `sh -c '<shim>' sh 'CMD'`: the command as `$1` of the shim. */
 function containerShell(command: string): string {
-  return `sh -c ${singleQuote(CONTAINER_SHIM)} sh ${singleQuote(command)}`;
+  return `sh -c ${shellQuote(CONTAINER_SHIM)} sh ${shellQuote(command)}`;
 }
 
 /** Defines `module` unless the calling shell already has it (an exported function, or a login shell's). */
@@ -219,39 +213,39 @@ export function wrapCommand(environment: Environment, command: string, options: 
       return command;
     case "conda": {
       const target = environment.conda_prefix
-        ? `-p ${shellWord(anchoredPath(environment.conda_prefix, workdir))}`
+        ? `-p ${homeWord(anchoredPath(environment.conda_prefix, workdir))}`
         : `-n ${condaEnvironmentName(environment.conda!, workdir, options.ruleName)}`;
       // conda run can leave the base environment's bin first on PATH; the export puts the environment's own tools first.
-      return `conda run --no-capture-output ${target} bash -c ${singleQuote(`export PATH="$CONDA_PREFIX/bin:$PATH"; ${command}`)}`;
+      return `conda run --no-capture-output ${target} bash -c ${shellQuote(`export PATH="$CONDA_PREFIX/bin:$PATH"; ${command}`)}`;
     }
     case "mamba": {
       const target = environment.mamba_prefix
-        ? `-p ${shellWord(anchoredPath(environment.mamba_prefix, workdir))}`
+        ? `-p ${homeWord(anchoredPath(environment.mamba_prefix, workdir))}`
         : `-n ${condaEnvironmentName(environment.mamba!, workdir, options.ruleName)}`;
-      return `${binaries.mamba ?? mambaProgram(options.env)} run ${target} bash -c ${singleQuote(command)}`;
+      return `${binaries.mamba ?? mambaProgram(options.env)} run ${target} bash -c ${shellQuote(command)}`;
     }
     case "pixi":
-      return `pixi run --manifest-path ${shellWord(anchoredPath(environment.pixi!, workdir))} bash -c ${singleQuote(command)}`;
+      return `pixi run --manifest-path ${homeWord(anchoredPath(environment.pixi!, workdir))} bash -c ${shellQuote(command)}`;
     case "docker": {
       const runtime = binaries.container ?? containerRuntime(options.env);
       // Rootless podman maps a numeric --user to a sub-uid on the host; keep-id keeps files owned by the caller.
       const user = runtime === "podman" ? "--userns=keep-id" : "--user $(id -u):$(id -g)";
       const memory = containerMemoryFlag(options.memoryMb, options.machineMemoryMb);
-      const mount = shellWord(`${workdir}:${workdir}`);
-      return `${runtime} run --rm ${user}${memory} -v ${mount} -w ${shellWord(workdir)} ${shellWord(environment.docker!)} ${containerShell(command)}`;
+      const mount = homeWord(`${workdir}:${workdir}`);
+      return `${runtime} run --rm ${user}${memory} -v ${mount} -w ${homeWord(workdir)} ${homeWord(environment.docker!)} ${containerShell(command)}`;
     }
     case "singularity": {
       const spec = environment.singularity!;
       const image = isImageUri(spec) ? pulledImagePath(spec, workdir) : anchoredPath(spec, workdir);
       const program = binaries.singularity ?? singularityProgram(options.env);
-      return `${program} exec --bind ${shellWord(`${workdir}:${workdir}`)} ${shellWord(image)} ${containerShell(command)}`;
+      return `${program} exec --bind ${homeWord(`${workdir}:${workdir}`)} ${homeWord(image)} ${containerShell(command)}`;
     }
     case "venv":
       // Absolute, so a job running in its own scratch folder finds the environment too.
-      return `source ${shellWord(`${anchoredPath(environment.venv!.replace(/\/+$/, ""), workdir)}/bin/activate`)} && bash -c ${singleQuote(command)}`;
+      return `source ${homeWord(`${anchoredPath(environment.venv!.replace(/\/+$/, ""), workdir)}/bin/activate`)} && bash -c ${shellQuote(command)}`;
     case "modules": {
       const names = (environment.modules ?? []).map(shellWord).join(" ");
-      return `${moduleInit()}; module load ${names} && bash -c ${singleQuote(command)}`;
+      return `${moduleInit()}; module load ${names} && bash -c ${shellQuote(command)}`;
     }
   }
 }

@@ -30,14 +30,19 @@ export function lockOwner(path: string): LockOwner | undefined {
   }
 }
 
-function ownerAlive(owner: LockOwner): boolean {
-  if (owner.host !== hostname()) return true; // cannot tell for another host: assume it is held
+/** True while a process with this pid exists on this machine (one we may not signal counts too). */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+function ownerAlive(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return true; // cannot tell for another host: assume it is held
+  return processAlive(owner.pid);
 }
 
 /** Takes the lock now, or returns the live owner that holds it. Stale locks are taken over. */

@@ -178,6 +178,21 @@ function hashFile(absolute: string, size: number, mtimeMs: number): string | und
   }
 }
 
+/**
+ * A file's content digest for change detection: `sha256:<hex>` up to the hash limit, else its size and
+ * modification time; folders by modification time; `missing` when it cannot be read.
+ */
+export function fileDigest(absolute: string, hashLimit = CONTENT_HASH_LIMIT): string {
+  try {
+    const stats = statSync(absolute);
+    if (stats.isDirectory()) return `dir:${stats.mtimeMs}`;
+    if (stats.size > hashLimit) return `size:${stats.size}:mtime:${stats.mtimeMs}`;
+    return hashFile(absolute, stats.size, stats.mtimeMs) ?? "missing";
+  } catch {
+    return "missing";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Scripts (Decision 5: the content of a script file counts, reported apart from the rule definition)
 

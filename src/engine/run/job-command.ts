@@ -6,12 +6,8 @@
 import { isAbsolute, join } from "node:path";
 import type { Job } from "../expand/expand.js";
 import { renderCommand, renderJobText, type RenderContext } from "../expand/render-command.js";
+import { shellQuote } from "../expand/shell-quote.js";
 import type { FileSet, Pipeline } from "../format/model.js";
-
-/** Single-quotes a text for bash. */
-export function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 function absoluteSet(set: FileSet, workdir: string): FileSet {
   return { names: set.names, paths: set.paths.map((path) => (isAbsolute(path) ? path : join(workdir, path))) };

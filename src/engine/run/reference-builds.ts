@@ -5,7 +5,7 @@
  * fingerprint is adopted. A failed build stops the run.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { execa } from "execa";
 import type { Job } from "../expand/expand.js";
@@ -15,9 +15,8 @@ import type { Pipeline, Reference } from "../format/model.js";
 import { syntheticRule } from "../format/rule-settings.js";
 import { ensureEnvironment } from "./environment-setup.js";
 import { wrapCommand } from "./environment-wrap.js";
-import { shellQuote } from "./job-command.js";
-
-const HASH_LIMIT = 64 * 1024 * 1024;
+import { fileDigest } from "./fingerprint.js";
+import { shellQuote } from "../expand/shell-quote.js";
 
 export interface ReferencePlan {
   name: string;
@@ -56,19 +55,6 @@ function writeFingerprints(workdir: string, fingerprints: Record<string, string>
   renameSync(`${path}.tmp`, path);
 }
 
-async function fileDigest(path: string): Promise<string> {
-  try {
-    const stats = statSync(path);
-    if (stats.isDirectory()) return `dir:${stats.mtimeMs}`;
-    if (stats.size > HASH_LIMIT) return `size:${stats.size}:mtime:${stats.mtimeMs}`;
-    const hash = createHash("sha256");
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-    return `sha256:${hash.digest("hex")}`;
-  } catch {
-    return "missing";
-  }
-}
-
 function resolve(workdir: string, path: string): string {
   return isAbsolute(path) ? path : join(workdir, path);
 }
@@ -82,7 +68,7 @@ export async function planReferenceBuilds(pipeline: Pipeline): Promise<Reference
     const source = reference.source !== undefined ? substituteConfig(reference.source, pipeline.config, "path") : undefined;
     const hash = createHash("sha256");
     for (const field of [reference.name, source ?? "", output, reference.build, JSON.stringify(reference.environment)]) hash.update(field).update("\0");
-    if (source !== undefined) hash.update(await fileDigest(resolve(pipeline.dir, source))).update("\0");
+    if (source !== undefined) hash.update(fileDigest(resolve(pipeline.dir, source))).update("\0");
     for (const key of configKeysIn(reference.build)) hash.update(`${key}=${renderConfigValue(pipeline.config[key] ?? "", "shell")}`).update("\0");
     const fingerprint = `sha256:${hash.digest("hex")}`;
     let outputTime: number | undefined;

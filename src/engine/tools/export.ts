@@ -10,6 +10,7 @@ import { basename, dirname, extname, isAbsolute, join, posix, relative, resolve,
 import { EngineError } from "../findings.js";
 import type { Environment, Pipeline, Rule } from "../format/model.js";
 import { environmentKind } from "../format/rule-settings.js";
+import { shellWord } from "../expand/shell-quote.js";
 
 /** The container formats `export` writes. */
 export const EXPORT_FORMATS = ["docker", "singularity"] as const;
@@ -293,7 +294,7 @@ class EnvironmentCollector {
     if (prefix) {
       // conda refuses an existing non-environment folder as a prefix, so the user gets its parent instead.
       this.own(prefix, posix.dirname(posix.normalize(prefix)));
-      return `-p ${shellQuote(prefix)}`;
+      return `-p ${shellWord(prefix)}`;
     }
     let unique = name;
     for (let n = 2; this.envNames.has(unique); n++) unique = `${name}_${n}`;
@@ -376,12 +377,6 @@ function fileSafe(name: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Shared rendering helpers.
 
-/** Quotes a word for a POSIX shell only when it needs it, so common paths stay readable. */
-function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Collapses whitespace so free text (descriptions, names) cannot break out of a comment or label line. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
@@ -406,7 +401,7 @@ function nodeInstall(plan: ImagePlan): string[] {
     `curl -fsSL ${NODESOURCE_URL} | bash -`,
     "apt-get install -y --no-install-recommends nodejs",
     "rm -rf /var/lib/apt/lists/*",
-    `npm install -g strand@${shellQuote(plan.engineVersion)}`,
+    `npm install -g strand@${shellWord(plan.engineVersion)}`,
     "npm cache clean --force",
   ];
 }
@@ -420,15 +415,15 @@ function pixiInstall(): string {
 }
 
 function condaCreate(entry: CondaPlan): string {
-  if (entry.kind === "file") return `conda env create -f ${shellQuote(entry.dest)} ${entry.target}`;
-  const packages = entry.spec.split(/\s+/).filter(Boolean).map(shellQuote).join(" ");
+  if (entry.kind === "file") return `conda env create -f ${shellWord(entry.dest)} ${entry.target}`;
+  const packages = entry.spec.split(/\s+/).filter(Boolean).map(shellWord).join(" ");
   return `conda create ${entry.target} ${packages} -y`;
 }
 
 function venvCreate(entry: VenvPlan): string {
-  const path = shellQuote(entry.path);
+  const path = shellWord(entry.path);
   const create = `python3 -m venv ${path}`;
-  return entry.requirements ? `${create} && ${path}/bin/pip install --no-cache-dir -r ${shellQuote(entry.requirements.dest)}` : create;
+  return entry.requirements ? `${create} && ${path}/bin/pip install --no-cache-dir -r ${shellWord(entry.requirements.dest)}` : create;
 }
 
 function noteLines(plan: ImagePlan): string[] {
@@ -484,7 +479,7 @@ function dockerSystem(plan: ImagePlan): string[] {
 }
 
 function dockerUser(plan: ImagePlan): string[] {
-  const folders = [WORKFLOW_DIR, ...plan.ownedFolders].map(shellQuote).join(" ");
+  const folders = [WORKFLOW_DIR, ...plan.ownedFolders].map(shellWord).join(" ");
   return [
     "# Non-root user; it owns the workflow folder and the environments so runs can write and set them up",
     dockerRun([
@@ -527,7 +522,7 @@ function dockerEnvironments(plan: ImagePlan): string[] {
     lines.push("", `# pixi environment for ${listUsers(entry.users)}`);
     copy(entry.manifest, entry.dest);
     if (entry.lock) copy(entry.lock.source, entry.lock.dest);
-    lines.push(`RUN pixi install --manifest-path ${shellQuote(entry.dest)}`);
+    lines.push(`RUN pixi install --manifest-path ${shellWord(entry.dest)}`);
   }
   for (const entry of plan.venvs) {
     lines.push("", `# Python virtual environment for ${listUsers(entry.users)} (keep ${entry.path} out of the build context with .dockerignore)`);
@@ -626,7 +621,7 @@ function definitionPost(plan: ImagePlan): string[] {
   commands.push("", `cd ${WORKFLOW_DIR}`);
   for (const entry of plan.conda) commands.push(`# conda environment for ${listUsers(entry.users)}`, condaCreate(entry));
   if (plan.conda.length > 0) commands.push("conda clean -afy");
-  for (const entry of plan.pixi) commands.push(`# pixi environment for ${listUsers(entry.users)}`, `pixi install --manifest-path ${shellQuote(entry.dest)}`);
+  for (const entry of plan.pixi) commands.push(`# pixi environment for ${listUsers(entry.users)}`, `pixi install --manifest-path ${shellWord(entry.dest)}`);
   for (const entry of plan.venvs) commands.push(`# Python virtual environment for ${listUsers(entry.users)}`, venvCreate(entry));
   const notes = noteLines(plan);
   if (notes.length > 0) commands.push("", ...notes);

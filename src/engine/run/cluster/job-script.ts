@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import type { ClusterDirectives, JobSpec } from "../executor.js";
 import { isColonWalltime, lsfRunLimit, parseWalltime, walltime, walltimeHours } from "../durations.js";
 import type { BackendName } from "./backends.js";
-import { shellQuote } from "../job-command.js";
+import { shellQuote } from "../../expand/shell-quote.js";
 
 /** What a job script needs from a job. */
 export type JobScriptRequest = Pick<JobSpec, "name" | "threads" | "memory" | "cwd" | "command" | "stdoutPath" | "stderrPath"> & {

@@ -4,7 +4,7 @@
  * scheduler's own dependency syntax.
  */
 import type { BackendName } from "./backends.js";
-import { shellQuote } from "../job-command.js";
+import { shellQuote } from "../../expand/shell-quote.js";
 
 /** One job script to submit, with the names of the jobs it waits for (all earlier in the list). */
 export interface SubmitEntry {
