@@ -9,7 +9,7 @@ import { expandPipeline, type Job } from "../../engine/expand/expand.js";
 import { renderCommand, renderContext, renderJobText, type RenderContext } from "../../engine/expand/render-command.js";
 import { EngineError, makeFinding, type Finding } from "../../engine/findings.js";
 import type { Pipeline } from "../../engine/format/model.js";
-import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentSpec } from "../../engine/format/rule-settings.js";
+import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentLabel, environmentSpec } from "../../engine/format/rule-settings.js";
 import { CHECKPOINT_FILE, readCheckpoint, type CheckpointData } from "../../engine/run/checkpoint.js";
 import { planPipeline, type Plan } from "../../engine/run/plan.js";
 import { planReferenceBuilds, type ReferencePlan } from "../../engine/run/reference-builds.js";
@@ -33,10 +33,8 @@ function tryRender(job: Job, context: RenderContext, pipeline: Pipeline): Render
   }
 }
 
-function environmentLabel(job: Job, pipeline: Pipeline): string {
-  const environment = effectiveEnvironment(job.rule, pipeline.defaults);
-  const kind = environmentKind(environment);
-  return kind === "system" ? "system" : `${kind}:${environmentSpec(environment)}`;
+function jobEnvironmentLabel(job: Job, pipeline: Pipeline): string {
+  return environmentLabel(effectiveEnvironment(job.rule, pipeline.defaults));
 }
 
 function count(n: number, noun: string): string {
@@ -178,7 +176,7 @@ function printDryRun(plan: Plan, path: string, output: Output, rendered: Map<num
     if (quiet) continue;
     const job = entry.job;
     const memory = effectiveMemory(job.rule, pipeline.defaults);
-    output.out(`       threads=${effectiveThreads(job.rule, pipeline.defaults)}${memory ? `  memory=${memory}` : ""}  env=${environmentLabel(job, pipeline)}`);
+    output.out(`       threads=${effectiveThreads(job.rule, pipeline.defaults)}${memory ? `  memory=${memory}` : ""}  env=${jobEnvironmentLabel(job, pipeline)}`);
     if (job.output.paths.length > 0) output.out(`       outputs: ${job.output.paths.join(", ")}`);
     const render = rendered.get(entry.index)!;
     if (render.error) output.out(`       command: ${paint(output, "red", `(refused: ${render.error.message})`)}`);
@@ -225,7 +223,7 @@ export const debugCommand: Command = {
           outputs: job.output.paths,
           log,
           depends_on: job.dependsOn,
-          environment: environmentLabel(job, pipeline),
+          environment: jobEnvironmentLabel(job, pipeline),
           command: render.command,
           error: render.error ? findingJson(output, render.error.finding) : null,
         })),
@@ -240,7 +238,7 @@ export const debugCommand: Command = {
       if (job.output.paths.length > 0) output.out(`   outputs:   ${job.output.paths.join(" ")}`);
       if (log) output.out(`   log:       ${log}`);
       if (job.dependsOn.length > 0) output.out(`   after:     ${job.dependsOn.join(" ")}`);
-      output.out(`   env:       ${environmentLabel(job, pipeline)}`);
+      output.out(`   env:       ${jobEnvironmentLabel(job, pipeline)}`);
       if (render.error) output.out(`   command:   ${paint(output, "red", `(refused: ${render.error.message})`)}`);
       else if (render.command !== null && render.command !== "") output.out(`   command:\n${render.command.trim().split("\n").map((line) => `     ${line}`).join("\n")}`);
       else output.out("   command:   (none)");

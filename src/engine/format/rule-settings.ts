@@ -44,6 +44,12 @@ export function environmentSpec(environment: Environment): string {
   return environment[kind] ?? "";
 }
 
+/** `kind:spec` of an environment (`conda:envs/qc.yml`), or `system`: how plans and the API show it. */
+export function environmentLabel(environment: Environment): string {
+  const kind = environmentKind(environment);
+  return kind === "system" ? "system" : `${kind}:${environmentSpec(environment)}`;
+}
+
 /** A rule with every optional setting at its default, for steps the engine creates (transform map/combine). */
 export function syntheticRule(name: string, origin: RuleOrigin, settings: Partial<Rule> = {}): Rule {
   return {

@@ -16,7 +16,7 @@ import { EngineError, type Finding } from "../../../engine/findings.js";
 import { formatPipelineText } from "../../../engine/format/canonical-format.js";
 import { loadPipelineText } from "../../../engine/format/load.js";
 import type { Pipeline } from "../../../engine/format/model.js";
-import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentSpec } from "../../../engine/format/rule-settings.js";
+import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentLabel, environmentSpec } from "../../../engine/format/rule-settings.js";
 import { setupScript } from "../../../engine/run/environment-setup.js";
 import { diffPipelines, type DiffResult } from "../../../engine/tools/diff.js";
 import { exportPipeline, type ExportResult } from "../../../engine/tools/export.js";
@@ -96,11 +96,6 @@ export async function parsePipeline(text: string) {
     pairs: pipeline.pairs.map((pair) => ({ ...pair })),
     includes: pipeline.include.map((include) => ({ path: include.path, namespace: include.namespace ?? null, repo: include.repo ?? null, ref: include.ref ?? null })),
   };
-}
-
-function environmentLabel(environment: Pipeline["defaults"]["environment"] & object): string {
-  const kind = environmentKind(environment);
-  return kind === "system" ? "system" : `${kind}:${environmentSpec(environment)}`;
 }
 
 /** Validation: a text that cannot be read is a result with one PARSE_ERROR finding, not a failure. */
