@@ -101,6 +101,9 @@ export function newAuditRow(input: NewAuditEntry, now: string): AuditEntry {
     status: input.status,
     result: input.result,
     detail: input.detail ?? null,
+    action: input.action ?? `${input.method} ${input.path}`,
+    resource: input.resource ?? null,
+    ip: input.ip ?? null,
   };
 }
 

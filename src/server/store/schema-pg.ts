@@ -84,6 +84,9 @@ export const audit = pgTable(
     status: integer().notNull(),
     result: text({ enum: ["success", "failure", "denied"] }).notNull(),
     detail: text(),
+    action: text().notNull().default(""),
+    resource: text(),
+    ip: text(),
   },
   (t) => [index("audit_time_idx").on(t.time, t.id)],
 );

@@ -121,6 +121,11 @@ function containsAny(columns: SQLiteColumn[], patterns: string[]): SQL | undefin
 }
 
 /** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
+/** The equality filters of an audit listing. */
+function auditFilters(query: AuditQuery): SQL | undefined {
+  return and(query.user !== undefined ? eq(audit.actor, query.user) : undefined, query.action !== undefined ? eq(audit.action, query.action) : undefined);
+}
+
 function olderThan(at: SQLiteColumn, id: SQLiteColumn, after: KeysetPosition | undefined): SQL | undefined {
   if (after === undefined) return undefined;
   return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
@@ -283,7 +288,7 @@ class SqliteStore implements Store {
     const rows = this.db
       .select()
       .from(audit)
-      .where(olderThan(audit.time, audit.id, after))
+      .where(and(auditFilters(query), olderThan(audit.time, audit.id, after)))
       .orderBy(desc(audit.time), desc(audit.id))
       .limit(limit + 1)
       .all();

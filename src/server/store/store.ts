@@ -132,14 +132,23 @@ export interface AuditEntry {
   status: number;
   result: AuditResult;
   detail: string | null;
+  /** What was done, e.g. `pipeline.create`; `<METHOD> <path>` when the handler did not name it. */
+  action: string;
+  /** What it was done to, e.g. `pipeline/<id>`. */
+  resource: string | null;
+  /** The client address the request came from. */
+  ip: string | null;
 }
 
-/** What a caller supplies to append to the audit log; time defaults to now. */
-export type NewAuditEntry = Omit<AuditEntry, "id" | "time" | "actor" | "detail"> & {
+/** What a caller supplies to append to the audit log; time defaults to now, action to `<METHOD> <path>`. */
+export type NewAuditEntry = Omit<AuditEntry, "id" | "time" | "actor" | "detail" | "action" | "resource" | "ip"> & {
   id?: string;
   time?: string;
   actor?: string | null;
   detail?: string | null;
+  action?: string;
+  resource?: string | null;
+  ip?: string | null;
 };
 
 /** The states of a run; the last three are terminal. */
@@ -226,6 +235,10 @@ export interface AuditQuery {
   /** Page size (default 50, clamped to 1..500). */
   limit?: number;
   cursor?: string | null;
+  /** Only entries of this actor. */
+  user?: string;
+  /** Only entries with exactly this action. */
+  action?: string;
 }
 
 /** Which storage backs a store, for `GET /api/system` and health reports. */

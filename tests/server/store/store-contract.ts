@@ -369,6 +369,9 @@ export function registerStoreContract(kind: Store["kind"], freshDatabase: () => 
           status: 201,
           result: "success",
           detail: null,
+          action: "POST /api/p/0",
+          resource: null,
+          ip: null,
         });
         const first = await store.listAudit({ limit: 2 });
         expect(first.items).toEqual([entries[4], entries[3]]);
@@ -386,6 +389,20 @@ export function registerStoreContract(kind: Store["kind"], freshDatabase: () => 
           time: "2030-01-01T00:00:00.000Z",
         });
         expect((await store.listAudit({ limit: 1 })).items).toEqual([denied]);
+      });
+
+      it("keeps the action, resource and client address, and filters by user and action", async () => {
+        const { store } = await fresh();
+        const create = await store.appendAudit({ actor: "alice", method: "POST", path: "/api/pipelines", status: 201, result: "success", action: "pipeline.create", resource: "pipeline/p1", ip: "192.0.2.7" });
+        await store.appendAudit({ actor: "bob", method: "POST", path: "/api/pipelines", status: 201, result: "success", action: "pipeline.create", resource: "pipeline/p2" });
+        const remove = await store.appendAudit({ actor: "alice", method: "DELETE", path: "/api/pipelines/p1", status: 200, result: "success", action: "pipeline.delete", resource: "pipeline/p1" });
+        expect(create).toMatchObject({ action: "pipeline.create", resource: "pipeline/p1", ip: "192.0.2.7" });
+        expect((await store.listAudit({ user: "alice" })).items.map((entry) => entry.id)).toEqual([remove.id, create.id]);
+        expect((await store.listAudit({ user: "alice", action: "pipeline.create" })).items).toEqual([create]);
+        const page = await store.listAudit({ action: "pipeline.create", limit: 1 });
+        expect(page.items).toHaveLength(1);
+        expect((await store.listAudit({ action: "pipeline.create", limit: 1, cursor: page.next_cursor })).items).toHaveLength(1);
+        expect((await store.listAudit({ user: "carol" })).items).toEqual([]);
       });
     });
 
