@@ -6,26 +6,42 @@
  */
 import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { observabilityRoutes } from "./domains/observability/routes.js";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { collaborationRoutes } from "./domains/collaboration/routes.js";
+import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
+import { LicenseCache } from "./domains/license/license.js";
 import { licenseRoutes } from "./domains/license/routes.js";
+import { observabilityRoutes } from "./domains/observability/routes.js";
+import { templateRoutes } from "./domains/templates/routes.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
+import { savedPipelineRoutes } from "./domains/workflow/saved-routes.js";
+import { auditTrail } from "./middleware/audit.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";
 import { corsPolicy } from "./middleware/cors.js";
 import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-headers.js";
-import { rateLimit } from "./middleware/rate-limit.js";
+import { clientAddress, rateLimit } from "./middleware/rate-limit.js";
 import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
 import { tracing, type TracingOptions } from "./middleware/tracing.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
+import type { Store } from "./store/store.js";
 
 export type ServiceMode = "personal" | "team" | "hpc";
 
 export interface AppOptions {
   version: string;
+  /** Where pipelines, templates, the audit log and runs are kept (opened and migrated by the caller). */
+  store: Store;
+  /** `SERVICE_DATA_DIR`, shown by `/api/system`. */
+  dataDir?: string;
+  /** `SERVICE_PUBLIC_URL`'s origin: share links name its host (default: the request's Host). */
+  publicUrl?: string;
+  /** How imports fetch remote pipelines (`allowPrivate` is `SERVICE_IMPORT_ALLOW_PRIVATE=1`; tests add a CA). */
+  importFetch?: RemoteFetchOptions;
   mode?: ServiceMode;
   /** Requests per 60 s per client; 0 turns the limiter off. */
   rateLimit?: number;
@@ -53,9 +69,22 @@ export interface ServiceApp {
   middleware: string[];
 }
 
+/** POST paths that change nothing: the tooling and search (not audited). */
+const STATELESS_POSTS = /^\/api\/pipelines\/(parse|validate|prepare|dag|format|lint|stats|diff|export|search)$/;
+
+/** The transport peer address of a request, when the server gives one. */
+function peerAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Builds the service app. */
 export function createApp(options: AppOptions): ServiceApp {
   const mode = options.mode ?? "personal";
+  const { store } = options;
   const app = new OpenAPIHono({
     // Schema failures become 400 BAD_REQUEST naming the fields, in the error body like every failure.
     defaultHook: (result) => {
@@ -95,17 +124,32 @@ export function createApp(options: AppOptions): ServiceApp {
   );
 
   const startedAt = Date.now();
-  app.route("/", toolingRoutes());
   let requestsTotal = 0;
   app.use("/api/*", async (_c, next) => {
     requestsTotal++;
     await next();
   });
-  app.route("/", licenseRoutes(options.env));
+  const trusted = options.trustedProxies ?? [];
+  app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, peerAddress(c), trusted) }));
+  app.route("/", toolingRoutes());
+  app.route("/", savedPipelineRoutes(store));
+  app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {} }));
+  app.route("/", templateRoutes(store));
+  const license = new LicenseCache(options.env);
+  app.route("/", licenseRoutes(options.env, license));
   app.route(
     "/",
     observabilityRoutes(
-      { version: options.version, mode, startedAt, components: { engine: () => ({ status: "ok" }) } },
+      {
+        version: options.version,
+        mode,
+        startedAt,
+        store,
+        dataDir: options.dataDir ?? "",
+        pingDatabase: () => store.ping(),
+        license: () => license.get(),
+        aiProvider: () => null,
+      },
       { requestsTotal: () => requestsTotal, activeRuns: () => 0, queuedRuns: () => 0, sseSubscribers: () => 0 },
     ),
   );

@@ -2,6 +2,8 @@
  * The service's settings from the environment (api-decisions "Names and places" and "Every response"),
  * with command-line flags of `strand serve` taking precedence.
  */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ServiceMode } from "./app.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
@@ -15,6 +17,32 @@ export interface ServiceConfig {
   corsOrigins: string[];
   bodyLimit: number;
   basePath: string;
+  /** `SERVICE_DATA_DIR`: the embedded database, run workspaces and uploads. */
+  dataDir: string;
+  /** `SERVICE_DATABASE_URL`: a `postgres://` URL selects PostgreSQL; empty means the embedded SQLite file. */
+  databaseUrl: string;
+  /** `SERVICE_PUBLIC_URL`: the address users reach the service at (share links name its host). */
+  publicUrl: string | undefined;
+  /** `SERVICE_IMPORT_ALLOW_PRIVATE=1`: imports may fetch from loopback and private addresses (tests only). */
+  importAllowPrivate: boolean;
+}
+
+/** The platform data directory for strand: `$XDG_DATA_HOME/strand`, else `~/.local/share/strand`. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(env.HOME || homedir(), ".local", "share");
+  return join(base, "strand");
+}
+
+function publicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`SERVICE_PUBLIC_URL must be an absolute URL such as https://strand.example.org, got '${value}'`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`SERVICE_PUBLIC_URL must be an http(s) URL, got '${value}'`);
+  return url.origin;
 }
 
 function integer(value: string | undefined, name: string, fallback: number, minimum = 0): number {
@@ -37,5 +65,9 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     corsOrigins: corsOriginsFromEnv(env),
     bodyLimit: integer(env.SERVICE_BODY_LIMIT, "SERVICE_BODY_LIMIT", 10 * 1024 * 1024, 1),
     basePath: normaliseBasePath(env.SERVICE_BASE_PATH),
+    dataDir: env.SERVICE_DATA_DIR ? resolve(env.SERVICE_DATA_DIR) : defaultDataDir(env),
+    databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",
+    publicUrl: publicUrl(env.SERVICE_PUBLIC_URL),
+    importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
   };
 }

@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { EngineError } from "../engine/findings.js";
+import { StoreError } from "./store/store-error.js";
 
 /** The error body every failure uses. */
 export interface ErrorBody {
@@ -38,6 +39,7 @@ export class ServiceError extends Error {
 
 /** Turns anything thrown by a handler into an error response; unexpected errors never show their stack. */
 export function errorResponse(c: Context, error: unknown): Response {
+  if (error instanceof StoreError) error = storeFailure(error);
   if (error instanceof ServiceError) return c.json(error.body(), error.status, error.extra.headers);
   if (error instanceof EngineError) {
     const { finding } = error;
@@ -50,4 +52,11 @@ export function errorResponse(c: Context, error: unknown): Response {
   const requestId = (c.get("requestId") as string | undefined) ?? "unknown";
   console.error(`ERROR request ${requestId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return c.json({ code: "INTERNAL", message: "internal error", detail: `request id ${requestId}` } satisfies ErrorBody, 500);
+}
+
+/** The store's expected failures as service errors: a missing row, a lost race, a cursor we did not issue. */
+function storeFailure(error: StoreError): ServiceError {
+  if (error.code === "NOT_FOUND") return new ServiceError(404, "NOT_FOUND", error.message);
+  if (error.code === "CONFLICT") return new ServiceError(409, "CONFLICT", error.message, { suggestion: "read the resource again and repeat the change" });
+  return new ServiceError(400, "BAD_REQUEST", "the cursor is not one this service issued", { detail: error.message, suggestion: "start again without a cursor" });
 }

@@ -4,17 +4,25 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
 import type { ServiceConfig } from "./config.js";
+import { openStore } from "./store/open-store.js";
 
 export interface RunningService {
   url: string;
   port: number;
+  /** `sqlite` or `postgres`. */
+  storage: string;
   close(): Promise<void>;
 }
 
-/** Listens on the configured address; resolves once the port is bound. */
-export function startService(config: ServiceConfig, version: string): Promise<RunningService> {
+/** Opens (and migrates) the store, then listens on the configured address; resolves once the port is bound. */
+export async function startService(config: ServiceConfig, version: string): Promise<RunningService> {
+  const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
   const { app } = createApp({
     version,
+    store,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    importFetch: { allowPrivate: config.importAllowPrivate },
     mode: config.mode,
     rateLimit: config.rateLimit,
     trustedProxies: config.trustedProxies,
@@ -23,14 +31,18 @@ export function startService(config: ServiceConfig, version: string): Promise<Ru
     basePath: config.basePath,
   });
   return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
+    const onError = (error: Error) => {
+      void store.close();
+      reject(error);
+    };
     const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
       server.off("error", onError);
       const host = config.host.includes(":") ? `[${config.host}]` : config.host;
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        storage: store.kind,
+        close: () => new Promise<void>((done) => server.close(() => done())).then(() => store.close()),
       });
     });
     server.once("error", onError);

@@ -14,7 +14,7 @@ afterAll(() => service.close());
 describe("the service app", () => {
   it("installs the middleware in the specified order, outermost first", () => {
     expect(MIDDLEWARE_ORDER).toEqual(["compression", "tracing", "cors", "rate-limit", "security-headers", "license-headers"]);
-    expect(createApp({ version: "1" }).middleware).toEqual([...MIDDLEWARE_ORDER]);
+    expect(createApp({ version: "1", store: service.store }).middleware).toEqual([...MIDDLEWARE_ORDER]);
   });
 
   it("answers unknown API paths, wrong methods and oversized bodies with the error body", async () => {
@@ -56,7 +56,7 @@ describe("GET /api/openapi.json", () => {
     expect(result.valid).toBe(true);
 
     const documented = new Set(Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`)));
-    const { app } = createApp({ version: "1" });
+    const { app } = createApp({ version: "1", store: service.store });
     const served = new Set(
       app.routes
         .filter((route) => route.path.startsWith("/api/") && !route.path.includes("*") && route.method !== "ALL")

@@ -4,12 +4,22 @@
  * endpoint, and odd paths and methods to the rest. Every answer is JSON: a result, or a coded error body.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/server/app.js";
+import { openTempStore } from "../support/temp-store.js";
 
-const { app } = createApp({ version: "fuzz", rateLimit: 0, bodyLimit: 256 * 1024, log: () => undefined, env: { SERVICE_CONFIG_DIR: "/nonexistent/strand-fuzz" } });
+const temp = await openTempStore();
+afterAll(() => temp.dispose());
+// Imports never leave the machine here: no private addresses, and a short time-out for anything else.
+const { app } = createApp({ version: "fuzz", store: temp.store, rateLimit: 0, bodyLimit: 256 * 1024, log: () => undefined, env: { SERVICE_CONFIG_DIR: "/nonexistent/strand-fuzz" }, importFetch: { timeoutMs: 300 } });
 
-const POST_ENDPOINTS = ["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export"].map((name) => `/api/pipelines/${name}`).concat(["/api/license/upload"]);
+const saved = temp.store.createPipeline({ name: "fuzz-target", toml_content: '[workflow]\nname = "fuzz-target"\n', owner: "local" });
+const { id: SAVED_ID } = await saved;
+const { token: SHARE_TOKEN } = await temp.store.createShare({ pipeline_id: SAVED_ID });
+
+const POST_ENDPOINTS = ["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export", "search", "import"]
+  .map((name) => `/api/pipelines/${name}`)
+  .concat(["/api/license/upload", "/api/pipelines", "/api/templates", `/api/pipelines/${SAVED_ID}/fork`, `/api/pipelines/${SAVED_ID}/share`, `/api/pipelines/${SAVED_ID}/rollback`, "/api/pipelines/..%2f..%2fetc%2fpasswd/fork"]);
 
 const HOSTILE_STRINGS = fc.oneof(
   fc.string(),
@@ -37,6 +47,10 @@ const BODY = fc.oneof(
   fc.record({ toml_content: TOMLISH, strict: fc.anything(), expanded: fc.anything(), format: fc.anything(), limit: fc.anything(), samples: fc.anything(), config: fc.anything() }, { requiredKeys: ["toml_content"] }),
   fc.record({ toml_a: TOMLISH, toml_b: TOMLISH }, { requiredKeys: [] }),
   fc.record({ license_data: fc.oneof(HOSTILE_STRINGS, JSON_VALUE) }, { requiredKeys: [] }),
+  fc.record({ toml_content: TOMLISH, name: fc.oneof(HOSTILE_STRINGS, JSON_VALUE), tags: fc.oneof(fc.array(HOSTILE_STRINGS, { maxLength: 40 }), JSON_VALUE), visibility: fc.oneof(fc.constantFrom("private", "workspace", "link", "public"), JSON_VALUE), revision: JSON_VALUE, description: JSON_VALUE }, { requiredKeys: [] }),
+  fc.record({ query: fc.oneof(HOSTILE_STRINGS, fc.constantFrom("%", "_", "\\", "' OR 1=1 --", "fuzz target"), JSON_VALUE), limit: JSON_VALUE }, { requiredKeys: [] }),
+  fc.record({ url: fc.oneof(HOSTILE_STRINGS, fc.constantFrom("toml+http://127.0.0.1/x", "strand+https://127.0.0.1:1/share/abc", "toml+https://169.254.169.254/latest/meta-data", "toml+https://[::1]/x", "file:///etc/passwd", "strand+https://user:pw@host/share/x", `strand+https://local.test/share/${"a".repeat(200)}`), JSON_VALUE), name: JSON_VALUE }, { requiredKeys: [] }),
+  fc.record({ revision_id: fc.oneof(fc.integer(), HOSTILE_STRINGS, JSON_VALUE), expires_in_days: fc.oneof(fc.integer(), JSON_VALUE) }, { requiredKeys: [] }),
   JSON_VALUE,
 );
 
@@ -75,9 +89,19 @@ describe("no 5xx for bad input", () => {
     );
   }, 120_000);
 
-  it("odd paths and methods", async () => {
+  it("generated JSON bodies to PUT /api/pipelines/{id}, with real and hostile ids", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH"), fc.oneof(fc.constantFrom("/api/pipelines/../../etc/passwd", "/api/%00", "/api/pipelines/%2e%2e/health", "/api//health", "/api/health/x"), fc.webPath().map((path) => `/api${path}`)), async (method, path) => {
+      fc.asyncProperty(fc.constantFrom(SAVED_ID, "..%2f..%2fetc%2fpasswd", "%00", "x".repeat(129), "validate"), BODY, async (id, body) => {
+        await expectCodedAnswer(await app.request(`/api/pipelines/${id}`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+      }),
+      { numRuns: 500 },
+    );
+  }, 120_000);
+
+  it("odd paths and methods", async () => {
+    const storePaths = [`/api/pipelines/${SAVED_ID}/revisions/%00`, `/api/pipelines/${SAVED_ID}/revisions/99999999999`, `/api/pipelines/${SAVED_ID}/share/${SHARE_TOKEN}/x`, `/api/share/${SHARE_TOKEN}%00`, "/api/share/..%2f..", "/api/audit?limit=-1", "/api/audit?cursor=%00", "/api/audit?cursor=eyJ9", "/api/pipelines?limit=1000", "/api/templates/..%2f..%2fpackage.json"];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH"), fc.oneof(fc.constantFrom("/api/pipelines/../../etc/passwd", "/api/%00", "/api/pipelines/%2e%2e/health", "/api//health", "/api/health/x", ...storePaths), fc.webPath().map((path) => `/api${path}`)), async (method, path) => {
         const response = await app.request(path, { method });
         expect(response.status).toBeLessThan(500);
         if (response.status >= 400) expect(await response.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });

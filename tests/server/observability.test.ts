@@ -37,7 +37,7 @@ describe("GET /api/system and /api/metrics", () => {
 
   it("report metrics as JSON (MB fields, counters) and as Prometheus text", async () => {
     const json = (await (await fetch(`${service.url}/api/metrics`)).json()) as Record<string, number>;
-    for (const key of ["cpu_percent", "memory_total_mb", "memory_free_mb", "process_rss_mb", "active_runs", "queued_runs", "requests_total", "event_loop_lag_ms"]) expect(typeof json[key]).toBe("number");
+    for (const key of ["uptime_s", "cpu_pct", "rss_mb", "heap_used_mb", "memory_total_mb", "memory_free_mb", "sse_subscribers", "active_runs", "queued_runs", "requests_total", "event_loop_lag_ms"]) expect(typeof json[key]).toBe("number");
     const before = json.requests_total!;
     const text = await (await fetch(`${service.url}/api/metrics`, { headers: { Accept: "text/plain" } })).text();
     expect(text).toMatch(/^# HELP strand_requests_total /m);

@@ -187,7 +187,7 @@ class PostgresStore implements Store {
     return this.writeNextRevision(pipelineId, options, async (tx) => {
       const earlier = await this.revisionRow(tx, pipelineId, revision);
       if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
-      return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count };
+      return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count, ...options.derive?.(earlier.toml_content) };
     });
   }
 
@@ -227,6 +227,19 @@ class PostgresStore implements Store {
     const [row] = await this.db.select().from(shares).where(eq(shares.token, token));
     if (row === undefined) throw notFound("share", token);
     return withShareState(row, this.now());
+  }
+
+  async listShares(pipelineId: string): Promise<Share[]> {
+    const now = this.now();
+    const rows = await this.db.transaction(
+      async (tx) => {
+        const [exists] = await tx.select({ id: pipelines.id }).from(pipelines).where(eq(pipelines.id, pipelineId));
+        if (exists === undefined) throw notFound("pipeline", pipelineId);
+        return tx.select().from(shares).where(eq(shares.pipeline_id, pipelineId)).orderBy(desc(shares.created_at), desc(shares.token));
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+    return rows.map((row) => withShareState(row, now));
   }
 
   async revokeShare(pipelineId: string, token: string): Promise<Share> {

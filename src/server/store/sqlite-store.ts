@@ -201,7 +201,7 @@ class SqliteStore implements Store {
     return this.writeNextRevision(pipelineId, options, (tx) => {
       const earlier = this.revisionRow(tx, pipelineId, revision);
       if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
-      return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count };
+      return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count, ...options.derive?.(earlier.toml_content) };
     });
   }
 
@@ -241,6 +241,16 @@ class SqliteStore implements Store {
     const row = this.db.select().from(shares).where(eq(shares.token, token)).get();
     if (row === undefined) throw notFound("share", token);
     return withShareState(row, this.now());
+  }
+
+  async listShares(pipelineId: string): Promise<Share[]> {
+    const now = this.now();
+    return this.db.transaction((tx) => {
+      const exists = tx.select({ id: pipelines.id }).from(pipelines).where(eq(pipelines.id, pipelineId)).get();
+      if (exists === undefined) throw notFound("pipeline", pipelineId);
+      const rows = tx.select().from(shares).where(eq(shares.pipeline_id, pipelineId)).orderBy(desc(shares.created_at), desc(shares.token)).all();
+      return rows.map((row) => withShareState(row, now));
+    });
   }
 
   async revokeShare(pipelineId: string, token: string): Promise<Share> {

@@ -54,6 +54,8 @@ export interface RevisionGuard {
 /** A rollback may also refresh fields derived from the content, which only the engine can compute. */
 export interface RollbackOptions extends RevisionGuard {
   rules_count?: number;
+  /** Fields read from the restored content (version, description, rule count), computed inside the change. */
+  derive?: (toml_content: string) => Partial<Pick<Pipeline, "version" | "description" | "rules_count">>;
 }
 
 /** The content and name a pipeline had at one revision (every revision, including the current one). */
@@ -274,6 +276,8 @@ export interface Store {
   createShare(input: NewShare): Promise<Share>;
   /** The share link with this token, whatever its state. NOT_FOUND if there is none. */
   getShare(token: string): Promise<Share>;
+  /** The share links of a pipeline, newest first, whatever their state. NOT_FOUND for an unknown pipeline. */
+  listShares(pipelineId: string): Promise<Share[]>;
   /** Revokes a share link (keeping the first revocation time); NOT_FOUND unless it belongs to `pipelineId`. */
   revokeShare(pipelineId: string, token: string): Promise<Share>;
 

@@ -326,6 +326,27 @@ export function registerStoreContract(kind: Store["kind"], freshDatabase: () => 
         await expectStoreError(store.getShare("missing"), "NOT_FOUND");
         await expectStoreError(store.revokeShare(pipeline.id, "missing"), "NOT_FOUND");
       });
+
+      it("lists a pipeline's share links newest first with their states", async () => {
+        const { store, clock } = await fresh();
+        const pipeline = await store.createPipeline({ name: "p", toml_content: "", owner: "alice" });
+        const other = await store.createPipeline({ name: "q", toml_content: "", owner: "alice" });
+        const first = await store.createShare({ token: "first", pipeline_id: pipeline.id, expires_at: "2026-11-21T10:00:00.000Z" });
+        clock.advance(1000);
+        const second = await store.createShare({ token: "second", pipeline_id: pipeline.id });
+        await store.createShare({ token: "elsewhere", pipeline_id: other.id });
+        await store.revokeShare(pipeline.id, "second");
+        clock.advance(2 * 3600_000);
+        const listed = await store.listShares(pipeline.id);
+        expect(listed.map((share) => [share.token, share.state])).toEqual([
+          ["second", "revoked"],
+          ["first", "expired"],
+        ]);
+        expect(listed[1]).toEqual({ ...first, state: "expired" });
+        expect(listed[0]!.created_at > second.created_at || listed[0]!.created_at === second.created_at).toBe(true);
+        expect(await store.listShares((await store.createPipeline({ name: "r", toml_content: "", owner: "bob" })).id)).toEqual([]);
+        await expectStoreError(store.listShares("missing"), "NOT_FOUND");
+      });
     });
 
     describe("templates", () => {
@@ -348,6 +369,16 @@ export function registerStoreContract(kind: Store["kind"], freshDatabase: () => 
         await expectStoreError(store.getTemplate(b.id), "NOT_FOUND");
         await expectStoreError(store.deleteTemplate(b.id), "NOT_FOUND");
         expect(await store.listTemplates()).toEqual([a]);
+      });
+    });
+
+    describe("rollback with derived fields", () => {
+      it("computes fields from the restored content inside the change", async () => {
+        const { store } = await fresh();
+        const created = await store.createPipeline({ name: "a", toml_content: "v1", owner: "alice", version: "1.0", rules_count: 1 });
+        await store.updatePipeline(created.id, { toml_content: "v2 v2", version: "2.0", rules_count: 2 });
+        const restored = await store.rollbackPipeline(created.id, 1, { derive: (content) => ({ version: `from ${content}`, rules_count: content.length }) });
+        expect(restored).toMatchObject({ toml_content: "v1", version: "from v1", rules_count: 2, revision: 3 });
       });
     });
 

@@ -111,3 +111,24 @@ export async function installLicense(text: string, env: NodeJS.ProcessEnv = proc
   renameSync(`${target}.tmp`, target);
   return status;
 }
+
+/** The license status for frequent readers (health probes): resolved at most every 30 s, or after an upload. */
+export class LicenseCache {
+  private cached: { at: number; status: Promise<LicenseStatus> } | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly ttlMs = 30_000,
+  ) {}
+
+  get(): Promise<LicenseStatus> {
+    const now = Date.now();
+    if (!this.cached || now - this.cached.at > this.ttlMs) this.cached = { at: now, status: resolveLicense(this.env) };
+    return this.cached.status;
+  }
+
+  /** Forgets the cached status (a license was installed). */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+}

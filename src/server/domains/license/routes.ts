@@ -4,7 +4,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { ServiceError } from "../../errors.js";
 import { ErrorBodySchema } from "../observability/schemas.js";
-import { installLicense, resolveLicense } from "./license.js";
+import { noteAudit } from "../../middleware/audit.js";
+import { installLicense, resolveLicense, type LicenseCache } from "./license.js";
 
 const LicenseStatusSchema = z
   .object({
@@ -39,7 +40,7 @@ const uploadLicense = createRoute({
 });
 
 /** The license router. */
-export function licenseRoutes(env: NodeJS.ProcessEnv = process.env): OpenAPIHono {
+export function licenseRoutes(env: NodeJS.ProcessEnv = process.env, cache?: LicenseCache): OpenAPIHono {
   const router = new OpenAPIHono();
   router.openapi(getLicense, async (c) => c.json(await resolveLicense(env), 200));
   router.openapi(
@@ -47,6 +48,8 @@ export function licenseRoutes(env: NodeJS.ProcessEnv = process.env): OpenAPIHono
     async (c) => {
       const { license_data } = (await c.req.json()) as { license_data: string };
       const status = await installLicense(license_data, env);
+      cache?.invalidate();
+      noteAudit(c, "license.upload", "license");
       if (status.type !== "commercial" || !status.valid) {
         throw new ServiceError(400, "BAD_REQUEST", "the license was not accepted", { detail: status.problem ?? "invalid license", suggestion: `contact ${status.contact} for a signed license file` });
       }

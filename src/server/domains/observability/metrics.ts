@@ -13,12 +13,12 @@ export interface MetricSources {
 }
 
 export interface MetricsDocument {
-  cpu_percent: number;
+  cpu_pct: number;
   load_average_1m: number;
   memory_total_mb: number;
   memory_free_mb: number;
   memory_used_mb: number;
-  process_rss_mb: number;
+  rss_mb: number;
   heap_used_mb: number;
   active_runs: number;
   queued_runs: number;
@@ -53,12 +53,12 @@ export class MetricsCollector {
     const lag = Number.isFinite(this.loop.mean) ? this.loop.mean / 1e6 : 0;
     this.loop.reset();
     return {
-      cpu_percent: round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100),
+      cpu_pct: round(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100),
       load_average_1m: round(loadavg()[0] ?? 0, 2),
       memory_total_mb: Math.round(totalmem() / MB),
       memory_free_mb: Math.round(freemem() / MB),
       memory_used_mb: Math.round((totalmem() - freemem()) / MB),
-      process_rss_mb: round(memory.rss / MB),
+      rss_mb: round(memory.rss / MB),
       heap_used_mb: round(memory.heapUsed / MB),
       active_runs: this.sources.activeRuns(),
       queued_runs: this.sources.queuedRuns(),
@@ -75,12 +75,12 @@ export class MetricsCollector {
 }
 
 const HELP: Record<keyof MetricsDocument, [string, "gauge" | "counter"]> = {
-  cpu_percent: ["CPU used by the service process since the previous scrape, percent of one core", "gauge"],
+  cpu_pct: ["CPU used by the service process since the previous scrape, percent of one core", "gauge"],
   load_average_1m: ["machine load average over one minute", "gauge"],
   memory_total_mb: ["machine memory, MB", "gauge"],
   memory_free_mb: ["free machine memory, MB", "gauge"],
   memory_used_mb: ["used machine memory, MB", "gauge"],
-  process_rss_mb: ["resident memory of the service process, MB", "gauge"],
+  rss_mb: ["resident memory of the service process, MB", "gauge"],
   heap_used_mb: ["JavaScript heap in use, MB", "gauge"],
   active_runs: ["runs running or paused", "gauge"],
   queued_runs: ["runs waiting to start", "gauge"],
@@ -102,7 +102,7 @@ export function prometheusText(metrics: MetricsDocument): string {
 }
 
 /** Facts about the machine and process for `/api/system`. */
-export function systemDocument(version: string, mode: string, startedAt: number) {
+export function systemDocument(version: string, mode: string, startedAt: number, storage: { kind: "sqlite" | "postgres"; dataDir: string }) {
   const processors = cpus();
   return {
     version,
@@ -115,6 +115,9 @@ export function systemDocument(version: string, mode: string, startedAt: number)
     cpus: processors.length,
     cpu_model: processors[0]?.model ?? null,
     memory_total_mb: Math.round(totalmem() / MB),
+    memory_free_mb: Math.round(freemem() / MB),
+    data_dir: storage.dataDir,
+    storage: storage.kind,
     started_at: new Date(startedAt).toISOString(),
     engine: { version, executors: ["local", "slurm", "pbs", "sge", "lsf"] },
   };

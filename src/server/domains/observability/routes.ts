@@ -1,10 +1,14 @@
 /**
- * HTTP adapter of the observability domain: `GET /api/health`, `GET /api/system`, `GET /api/metrics`
- * (JSON, or the Prometheus text format for `Accept: text/plain`).
+ * HTTP adapter of the observability domain: `GET /api/health` (503 when the database is unreachable),
+ * `GET /api/system`, `GET /api/metrics` (JSON, or the Prometheus text format for `Accept: text/plain`) and
+ * `GET /api/audit` (administrators; the personal-mode user is one).
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { callerOf } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import type { Store } from "../../store/store.js";
 import { MetricsCollector, prometheusText, systemDocument, type MetricSources } from "./metrics.js";
-import { HealthDocument } from "./schemas.js";
+import { AuditPage, AuditQuerySchema, ErrorBodySchema, HealthDocument } from "./schemas.js";
 import { healthDocument, type HealthContext } from "./service.js";
 
 const healthRoute = createRoute({
@@ -12,7 +16,10 @@ const healthRoute = createRoute({
   path: "/api/health",
   tags: ["observability"],
   summary: "Availability: version, mode, license and the status of each component",
-  responses: { 200: { description: "the health document", content: { "application/json": { schema: HealthDocument } } } },
+  responses: {
+    200: { description: "the health document", content: { "application/json": { schema: HealthDocument } } },
+    503: { description: "the database cannot be reached (the same document, status degraded)", content: { "application/json": { schema: HealthDocument } } },
+  },
 });
 
 const SystemDocument = z
@@ -27,6 +34,9 @@ const SystemDocument = z
     cpus: z.number(),
     cpu_model: z.string().nullable(),
     memory_total_mb: z.number(),
+    memory_free_mb: z.number(),
+    data_dir: z.string(),
+    storage: z.enum(["sqlite", "postgres"]),
     started_at: z.string(),
     engine: z.object({ version: z.string(), executors: z.array(z.string()) }),
   })
@@ -55,12 +65,39 @@ const metricsRoute = createRoute({
   },
 });
 
+const auditRoute = createRoute({
+  method: "get",
+  path: "/api/audit",
+  tags: ["observability"],
+  summary: "The audit log, newest first: every state-changing request (administrators)",
+  request: { query: AuditQuerySchema },
+  responses: {
+    200: { description: "one page of audit entries", content: { "application/json": { schema: AuditPage } } },
+    400: { description: "a bad limit or cursor", content: { "application/json": { schema: ErrorBodySchema } } },
+    403: { description: "the caller is not an administrator", content: { "application/json": { schema: ErrorBodySchema } } },
+  },
+});
+
+export interface ObservabilityContext extends HealthContext {
+  store: Store;
+  dataDir: string;
+}
+
 /** The observability router. */
-export function observabilityRoutes(context: HealthContext, sources: MetricSources): OpenAPIHono {
+export function observabilityRoutes(context: ObservabilityContext, sources: MetricSources): OpenAPIHono {
   const router = new OpenAPIHono();
   const collector = new MetricsCollector(sources);
-  router.openapi(healthRoute, (c) => c.json(healthDocument(context), 200));
-  router.openapi(systemRoute, (c) => c.json(systemDocument(context.version, context.mode, context.startedAt), 200));
+  router.openapi(healthRoute, async (c) => {
+    const health = await healthDocument(context);
+    return c.json(health, health.components.database.status === "ok" ? 200 : 503);
+  });
+  router.openapi(systemRoute, (c) => c.json(systemDocument(context.version, context.mode, context.startedAt, { kind: context.store.kind, dataDir: context.dataDir }), 200));
+  router.openapi(auditRoute, async (c) => {
+    if (!callerOf(c).admin) throw new ServiceError(403, "ACCESS_DENIED", "the audit log is for administrators");
+    const query = c.req.valid("query");
+    const page = await context.store.listAudit({ limit: query.limit, cursor: query.cursor, user: query.user, action: query.action });
+    return c.json({ items: page.items.map(({ id, time, actor, action, resource, result, ip }) => ({ id, time, user: actor, action, resource, result, ip })), next_cursor: page.next_cursor }, 200);
+  });
   router.openapi(metricsRoute, (c) => {
     const metrics = collector.snapshot();
     const accept = c.req.header("Accept") ?? "";

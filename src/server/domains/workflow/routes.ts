@@ -5,21 +5,13 @@
  */
 import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { EngineError } from "../../../engine/findings.js";
+import { bodyHook } from "../../body-hook.js";
 import { ServiceError } from "../../errors.js";
 import { ErrorBodySchema } from "../observability/schemas.js";
 import * as schemas from "./schemas.js";
 import * as tooling from "./service.js";
 
 
-/** Missing required fields are MISSING_FIELD (naming them); any other shape problem is BAD_REQUEST. */
-// Typed loosely on purpose: one hook serves every tooling route (it only looks at the issues).
-const bodyHook = ((result: { success: boolean; error?: { issues: { code: string; message: string; path: PropertyKey[] }[] } }) => {
-  if (result.success || !result.error) return;
-  const issues = result.error.issues;
-  const missing = issues.filter((issue) => issue.code === "invalid_type" && /received undefined/.test(issue.message)).map((issue) => issue.path.join("."));
-  if (missing.length > 0) throw new ServiceError(400, "MISSING_FIELD", `missing required field: ${missing.join(", ")}`, { suggestion: `send a JSON body with ${missing.map((field) => `"${field}"`).join(" and ")}` });
-  throw new ServiceError(400, "BAD_REQUEST", "the request does not match the expected shape", { detail: issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`).join("; ") });
-}) as never;
 
 function toolRoute(name: string, summary: string, body: z.ZodType, result: z.ZodType) {
   return createRoute({

@@ -1,0 +1,168 @@
+/**
+ * Collaboration, free of HTTP: forks, share links with a public landing document and revocation, and
+ * imports from `strand+https://<host>/share/<token>` (a share, resolved locally when the host is this
+ * service) and `toml+https://<location>` (a raw pipeline file). Remote fetches go through the SSRF-guarded
+ * fetcher (HTTPS only, public addresses only, 10 s, 1 MiB, no redirects).
+ */
+import type { Caller } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import type { Pipeline, Share, Store } from "../../store/store.js";
+import { isStoreError } from "../../store/store-error.js";
+import { createSaved, readable, writable, type Validation } from "../workflow/saved-service.js";
+import { InvalidImportUrl, isSameHost, parseImportUrl } from "./import-url.js";
+import { fetchRemoteText, RemoteFetchError, type RemoteFetchOptions } from "./remote-fetch.js";
+
+/** The largest and default lifetime of a share link, in days. */
+export const SHARE_DAYS = { default: 30, max: 3650 };
+
+/** Copies a pipeline the caller may read into a private pipeline they own. */
+export async function forkPipeline(store: Store, caller: Caller, id: string, name?: string): Promise<Pipeline> {
+  const source = await readable(store, caller, id);
+  return store.createPipeline({
+    name: name ?? `${source.name} (fork)`,
+    version: source.version,
+    description: source.description,
+    tags: source.tags,
+    toml_content: source.toml_content,
+    visibility: "private",
+    owner: caller.id,
+    forked_from: source.id,
+    rules_count: source.rules_count,
+  });
+}
+
+/** A share link as the API shows it. */
+export interface ShareLink {
+  share_url: string;
+  token: string;
+  pipeline_id: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  state: Share["state"];
+}
+
+/** `strand+https://<public host>/share/<token>`. */
+export function shareUrl(publicHost: string, token: string): string {
+  return `strand+https://${publicHost}/share/${token}`;
+}
+
+export function shareLink(share: Share, publicHost: string): ShareLink {
+  return { share_url: shareUrl(publicHost, share.token), ...share };
+}
+
+/** Creates a share link for a pipeline the caller may change. */
+export async function sharePipeline(store: Store, caller: Caller, id: string, expiresInDays: number | undefined, now = new Date()): Promise<Share> {
+  await writable(store, caller, id);
+  const days = expiresInDays ?? SHARE_DAYS.default;
+  return store.createShare({ pipeline_id: id, expires_at: new Date(now.getTime() + days * 86_400_000).toISOString() });
+}
+
+/** The share links of a pipeline the caller may change. */
+export async function sharesOf(store: Store, caller: Caller, id: string): Promise<Share[]> {
+  await writable(store, caller, id);
+  return store.listShares(id);
+}
+
+/** Revokes a share link of a pipeline the caller may change. */
+export async function revokeShare(store: Store, caller: Caller, id: string, token: string): Promise<Share> {
+  await writable(store, caller, id);
+  return store.revokeShare(id, token).catch((error: unknown) => {
+    throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", `pipeline ${id} has no share link ${token}`) : error;
+  });
+}
+
+/** What anyone holding a live share token sees. */
+export interface ShareLanding {
+  token: string;
+  expires_at: string | null;
+  pipeline: { id: string; name: string; version: string | null; description: string | null; tags: string[]; rules_count: number; updated_at: string };
+  toml_content: string;
+}
+
+/** The landing document of a share token; 404 for an unknown token, 410 EXPIRED for an expired or revoked one. */
+export async function shareLanding(store: Store, token: string): Promise<ShareLanding> {
+  const share = await store.getShare(token).catch((error: unknown) => {
+    throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", "no such share link", { suggestion: "ask the owner for a new link" }) : error;
+  });
+  if (share.state !== "active") {
+    const when = share.state === "revoked" ? `was revoked on ${share.revoked_at}` : `expired on ${share.expires_at}`;
+    throw new ServiceError(410, "EXPIRED", `this share link ${when}`, { suggestion: "ask the owner for a new link" });
+  }
+  const pipeline = await store.getPipeline(share.pipeline_id);
+  return {
+    token: share.token,
+    expires_at: share.expires_at,
+    pipeline: { id: pipeline.id, name: pipeline.name, version: pipeline.version, description: pipeline.description, tags: pipeline.tags, rules_count: pipeline.rules_count, updated_at: pipeline.updated_at },
+    toml_content: pipeline.toml_content,
+  };
+}
+
+export interface ImportContext {
+  /** The host names (with port when not 443) under which this service is reached. */
+  ownHosts: string[];
+  fetch: RemoteFetchOptions;
+}
+
+export interface ImportResult {
+  pipeline: Pipeline;
+  validation: Validation;
+  source: { kind: "share" | "toml"; url: string; local: boolean };
+}
+
+function invalid(message: string, suggestion: string): ServiceError {
+  return new ServiceError(400, "INVALID_URL", message, { suggestion });
+}
+
+const SCHEMES = "use strand+https://<host>/share/<token> (a share link) or toml+https://<location> (a pipeline file)";
+
+/** Fetches remote text, turning refusals into INVALID_URL and remote trouble into 502 UPSTREAM_ERROR. */
+async function fetchText(url: string, options: RemoteFetchOptions): Promise<string> {
+  try {
+    return (await fetchRemoteText(url, options)).text;
+  } catch (error) {
+    if (!(error instanceof RemoteFetchError)) throw error;
+    if (error.reason === "timeout" || error.reason === "network") throw new ServiceError(502, "UPSTREAM_ERROR", error.message, { suggestion: "check that the address is reachable from the service, then try again" });
+    throw invalid(error.message, SCHEMES);
+  }
+}
+
+/** Imports a pipeline from a URL as a private pipeline owned by the caller. */
+export async function importPipeline(store: Store, caller: Caller, raw: string, context: ImportContext, name?: string): Promise<ImportResult> {
+  let source;
+  try {
+    source = parseImportUrl(raw.trim());
+  } catch (error) {
+    if (error instanceof InvalidImportUrl) throw invalid(error.message, error.suggestion);
+    throw error;
+  }
+  let toml: string;
+  let forkedFrom: string | null = null;
+  let sourceName: string | undefined;
+  const local = source.kind === "share" && isSameHost(source.host, context.ownHosts);
+  if (source.kind === "share" && local) {
+    const landing = await shareLanding(store, source.token);
+    toml = landing.toml_content;
+    forkedFrom = landing.pipeline.id;
+    sourceName = landing.pipeline.name;
+  } else if (source.kind === "share") {
+    const text = await fetchText(source.fetchUrl, context.fetch);
+    let landing: Partial<ShareLanding>;
+    try {
+      landing = JSON.parse(text) as Partial<ShareLanding>;
+    } catch {
+      throw invalid(`${source.fetchUrl} did not answer with a share document`, "check that the link is a strand share link");
+    }
+    if (typeof landing.toml_content !== "string") throw invalid(`${source.fetchUrl} did not answer with a share document`, "check that the link is a strand share link and has not expired");
+    toml = landing.toml_content;
+    sourceName = typeof landing.pipeline?.name === "string" ? landing.pipeline.name : undefined;
+  } else {
+    toml = await fetchText(source.fetchUrl, context.fetch);
+  }
+  const { pipeline, validation } = await createSaved(store, caller, {
+    toml_content: toml,
+    name: name ?? (sourceName ? `${sourceName} (imported)` : undefined),
+    forked_from: forkedFrom,
+  });
+  return { pipeline, validation, source: { kind: source.kind, url: raw, local } };
+}

@@ -1,0 +1,76 @@
+/**
+ * HTTP adapter of templates: `GET /api/templates` (the whole list), `POST /api/templates`,
+ * `GET /api/templates/{id}` and `DELETE /api/templates/{id}`.
+ */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { bodyHook } from "../../body-hook.js";
+import { noteAudit } from "../../middleware/audit.js";
+import type { Store } from "../../store/store.js";
+import { ErrorBodySchema } from "../observability/schemas.js";
+import { Deleted } from "../workflow/saved-schemas.js";
+import { NewTemplateBody, TemplateIdParam, TemplateList, TemplateSchema, TemplateWithValidation } from "./schemas.js";
+import { addTemplate, allTemplates, oneTemplate, removeTemplate } from "./service.js";
+
+const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const failure = (description: string) => json(ErrorBodySchema, description);
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/templates",
+  tags: ["templates"],
+  summary: "Every template: the built-in ones, then those users added",
+  responses: { 200: json(TemplateList, "all templates, whole") },
+});
+
+const createRouteDef = createRoute({
+  method: "post",
+  path: "/api/templates",
+  tags: ["templates"],
+  summary: "Add a template (it must parse as a pipeline; its lint result comes back)",
+  request: { body: { required: true, content: { "application/json": { schema: NewTemplateBody } } } },
+  responses: {
+    201: json(TemplateWithValidation, "the new template with its lint result"),
+    400: failure("a missing field, or TOML that does not parse (PARSE_ERROR)"),
+    409: failure("a template with that name exists"),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/api/templates/{id}",
+  tags: ["templates"],
+  summary: "One template, by id, built-in slug or exact name",
+  request: { params: TemplateIdParam },
+  responses: { 200: json(TemplateSchema, "the template"), 404: failure("no such template") },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/api/templates/{id}",
+  tags: ["templates"],
+  summary: "Delete a template you added (built-in ones cannot be deleted)",
+  request: { params: TemplateIdParam },
+  responses: { 200: json(Deleted, "what was deleted"), 403: failure("a built-in template"), 404: failure("no such template") },
+});
+
+/** The templates router. */
+export function templateRoutes(store: Store): OpenAPIHono {
+  const router = new OpenAPIHono();
+  router.openapi(listRoute, async (c) => c.json(await allTemplates(store), 200));
+  router.openapi(
+    createRouteDef,
+    async (c) => {
+      const { template, validation } = await addTemplate(store, c.req.valid("json"));
+      noteAudit(c, "template.create", `template/${template.id}`);
+      return c.json({ ...template, validation }, 201);
+    },
+    bodyHook,
+  );
+  router.openapi(getRoute, async (c) => c.json(await oneTemplate(store, c.req.valid("param").id), 200));
+  router.openapi(deleteRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    noteAudit(c, "template.delete", `template/${id}`);
+    return c.json({ deleted: await removeTemplate(store, id) }, 200);
+  });
+  return router;
+}
