@@ -39,7 +39,30 @@ describe("the service app", () => {
 
   it("health answers with version, mode, license and components", async () => {
     const health = await (await fetch(`${service.url}/api/health`)).json();
-    expect(health).toMatchObject({ status: "ok", version: "9.9.9-test", mode: "personal", license: { valid: true }, components: { engine: { status: "ok" } } });
+    expect(health).toEqual({
+      status: "ok",
+      version: "9.9.9-test",
+      mode: "personal",
+      uptime_s: expect.any(Number),
+      license: { type: "academic", valid: true },
+      components: {
+        database: { status: "ok", latency_ms: expect.any(Number) },
+        engine: { status: "ok", version: "9.9.9-test" },
+        ai: { status: "not_configured", provider: null },
+      },
+    });
+  });
+
+  it("health is 503 and degraded when the database cannot be reached", async () => {
+    const unreachable = Object.create(service.store, { ping: { value: () => Promise.reject(new Error("connection refused")) } }) as typeof service.store;
+    const broken = await startTestService({ store: unreachable });
+    try {
+      const response = await fetch(`${broken.url}/api/health`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ status: "degraded", components: { database: { status: "down", latency_ms: null, detail: "connection refused" }, engine: { status: "ok" } } });
+    } finally {
+      await broken.close();
+    }
   });
 });
 

@@ -3,14 +3,11 @@
  * fetches against a local HTTPS server with a throwaway self-signed certificate made by `openssl`.
  * Without openssl the live-server tests skip, except under STRICT_SERVICES=1, where that is a failure.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selfSignedCertificate } from "../support/self-signed-certificate.js";
 import { fetchRemoteText, isPublicAddress, RemoteFetchError, type AddressLookup, type RemoteFetchReason } from "../../src/server/domains/collaboration/remote-fetch.js";
 
 const STRICT_SERVICES = process.env.STRICT_SERVICES === "1";
@@ -193,23 +190,6 @@ describe("fetchRemoteText refuses before connecting", () => {
     }
   });
 });
-
-/** Makes a key and a self-signed certificate for localhost and 127.0.0.1; null when openssl is missing. */
-function selfSignedCertificate(): { key: string; cert: string } | null {
-  if (spawnSync("openssl", ["version"], { stdio: "ignore" }).status !== 0) return null;
-  const folder = mkdtempSync(join(tmpdir(), "strand-remote-fetch-"));
-  try {
-    const made = spawnSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-days", "1", "-keyout", join(folder, "key.pem"), "-out", join(folder, "cert.pem")],
-      { encoding: "utf8" },
-    );
-    if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-    return { key: readFileSync(join(folder, "key.pem"), "utf8"), cert: readFileSync(join(folder, "cert.pem"), "utf8") };
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 const certificate = selfSignedCertificate();
 

@@ -1,7 +1,8 @@
 /**
  * `strand serve`: the HTTP service (API and browser app) on 127.0.0.1:8080 by default.
  */
-import { serviceConfig } from "../../server/config.js";
+import { EngineError } from "../../engine/findings.js";
+import { serviceConfig, type ServiceConfig } from "../../server/config.js";
 import { startService } from "../../server/serve.js";
 import { optionValue, UsageError, type OptionSpec } from "../args.js";
 import { packageVersion } from "../main.js";
@@ -27,8 +28,14 @@ export const serveCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const service = await startService(config, packageVersion());
-    output.err(`strand ${packageVersion()} serving on ${service.url} (mode ${config.mode}); API description at ${service.url}/api/openapi.json`);
+    let service;
+    try {
+      service = await startService(config, packageVersion());
+    } catch (error) {
+      throw startFailure(error as NodeJS.ErrnoException, config);
+    }
+    const where = service.storage === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";
+    output.err(`strand ${packageVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API description at ${service.url}/api/openapi.json`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         output.err("stopping");
@@ -40,3 +47,11 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** Why the service could not start, with what to change: the port, the data directory or the database. */
+function startFailure(error: NodeJS.ErrnoException, config: ServiceConfig): EngineError {
+  if (error.code === "EADDRINUSE") return new EngineError("SERVICE_ERROR", `port ${config.port} on ${config.host} is already in use`, { suggestion: "stop the other server or choose another port with --port or SERVICE_PORT" });
+  if (error.code === "EACCES" && error.syscall === "listen") return new EngineError("SERVICE_ERROR", `not allowed to listen on ${config.host}:${config.port}`, { suggestion: "choose a port above 1023 with --port or SERVICE_PORT" });
+  if (config.databaseUrl) return new EngineError("SERVICE_ERROR", `cannot open the database named by SERVICE_DATABASE_URL: ${error.message}`, { suggestion: "check the URL (postgres://user:password@host:5432/database) and that the server is running" });
+  return new EngineError("SERVICE_ERROR", `cannot open the data directory ${config.dataDir}: ${error.message}`, { suggestion: "set SERVICE_DATA_DIR to a folder the service may write" });
+}
