@@ -3,7 +3,7 @@
  * the pipeline row (`SELECT … FOR UPDATE`) in a transaction, so concurrent writers queue on the row and each
  * one reads the revision the previous one wrote.
  */
-import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import type { PgColumn } from "drizzle-orm/pg-core";
@@ -40,6 +40,7 @@ import type {
   PipelinePatch,
   PipelineQuery,
   PipelineRevision,
+  PipelineSummary,
   RevisionGuard,
   RollbackOptions,
   Run,
@@ -105,6 +106,9 @@ function containsAny(columns: PgColumn[], patterns: string[]): SQL | undefined {
 }
 
 /** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
+/** Every pipeline column but the text, for listings (the text can be large; listings do not show it). */
+const { toml_content: _content, ...SUMMARY_COLUMNS } = getTableColumns(pipelines);
+
 /** The equality filters of an audit listing. */
 function auditFilters(query: AuditQuery): SQL | undefined {
   return and(query.user !== undefined ? eq(audit.actor, query.user) : undefined, query.action !== undefined ? eq(audit.action, query.action) : undefined);
@@ -144,9 +148,9 @@ class PostgresStore implements Store {
     return row;
   }
 
-  async listPipelines(query: PipelineQuery = {}): Promise<Pipeline[]> {
+  async listPipelines(query: PipelineQuery = {}): Promise<PipelineSummary[]> {
     return this.db
-      .select()
+      .select(SUMMARY_COLUMNS)
       .from(pipelines)
       .where(this.visibleTo(query.visibleTo))
       .orderBy(desc(pipelines.updated_at), desc(pipelines.id))

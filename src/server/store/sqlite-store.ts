@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -42,6 +42,7 @@ import type {
   PipelinePatch,
   PipelineQuery,
   PipelineRevision,
+  PipelineSummary,
   RevisionGuard,
   RollbackOptions,
   Run,
@@ -121,6 +122,9 @@ function containsAny(columns: SQLiteColumn[], patterns: string[]): SQL | undefin
 }
 
 /** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
+/** Every pipeline column but the text, for listings (the text can be large; listings do not show it). */
+const { toml_content: _content, ...SUMMARY_COLUMNS } = getTableColumns(pipelines);
+
 /** The equality filters of an audit listing. */
 function auditFilters(query: AuditQuery): SQL | undefined {
   return and(query.user !== undefined ? eq(audit.actor, query.user) : undefined, query.action !== undefined ? eq(audit.action, query.action) : undefined);
@@ -159,9 +163,9 @@ class SqliteStore implements Store {
     return row;
   }
 
-  async listPipelines(query: PipelineQuery = {}): Promise<Pipeline[]> {
+  async listPipelines(query: PipelineQuery = {}): Promise<PipelineSummary[]> {
     return this.db
-      .select()
+      .select(SUMMARY_COLUMNS)
       .from(pipelines)
       .where(this.visibleTo(query.visibleTo))
       .orderBy(desc(pipelines.updated_at), desc(pipelines.id))

@@ -27,6 +27,9 @@ export interface Pipeline {
   revision: number;
 }
 
+/** A saved pipeline without its text, as listings return it. */
+export type PipelineSummary = Omit<Pipeline, "toml_content">;
+
 /** What a caller supplies to save a new pipeline; the store fills in id, timestamps and revision 1. */
 export interface NewPipeline {
   id?: string;
@@ -257,8 +260,8 @@ export interface Store {
   createPipeline(input: NewPipeline): Promise<Pipeline>;
   /** The pipeline with this id. NOT_FOUND if there is none. */
   getPipeline(id: string): Promise<Pipeline>;
-  /** Pipelines, most recently updated first. */
-  listPipelines(query?: PipelineQuery): Promise<Pipeline[]>;
+  /** Pipelines without their text, most recently updated first. */
+  listPipelines(query?: PipelineQuery): Promise<PipelineSummary[]>;
   /** Applies a patch as the next revision, atomically; CONFLICT when `expectedRevision` is stale. */
   updatePipeline(id: string, patch: PipelinePatch, guard?: RevisionGuard): Promise<Pipeline>;
   /** Deletes a pipeline with its revisions and share links. NOT_FOUND if there is none. */

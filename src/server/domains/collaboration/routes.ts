@@ -7,6 +7,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import type { Store } from "../../store/store.js";
 import { ErrorBodySchema } from "../observability/schemas.js";
@@ -17,7 +18,9 @@ import type { RemoteFetchOptions } from "./remote-fetch.js";
 
 const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const failure = (description: string) => json(ErrorBodySchema, description);
-const optionalBody = <T>(schema: T) => ({ body: { required: false, content: { "application/json": { schema } } } });
+// An optional body is documented by reference, not as a Zod schema: a Zod schema would make the route parse
+// the body before the handler, refusing an empty one sent as application/json. The handler reads it instead.
+const optionalBody = (component: string) => ({ body: { required: false, content: { "application/json": { schema: { $ref: `#/components/schemas/${component}` } } } } });
 const tags = ["collaboration"];
 
 const routes = {
@@ -26,7 +29,7 @@ const routes = {
     path: "/api/pipelines/{id}/fork",
     tags,
     summary: "Copy a pipeline you may read into a private pipeline you own",
-    request: { params: PipelineIdParam, ...optionalBody(ForkBody) },
+    request: { params: PipelineIdParam, ...optionalBody("Fork") },
     responses: { 201: json(Forked, "the copy"), 404: failure("unknown or not readable") },
   }),
   share: createRoute({
@@ -34,7 +37,7 @@ const routes = {
     path: "/api/pipelines/{id}/share",
     tags,
     summary: "Create a share link (anyone holding it can read and import the pipeline until it expires or is revoked)",
-    request: { params: PipelineIdParam, ...optionalBody(ShareBody) },
+    request: { params: PipelineIdParam, ...optionalBody("ShareRequest") },
     responses: { 201: json(ShareLinkSchema, "the link"), 403: failure("someone else's pipeline"), 404: failure("unknown or not readable") },
   }),
   shares: createRoute({
@@ -82,20 +85,22 @@ export interface CollaborationOptions {
   fetch: RemoteFetchOptions;
 }
 
-/** Reads an optional JSON body: none (or an empty one) is `{}`. */
+/** Reads an optional JSON body: none (or an empty one) is `{}`; text that is not JSON is 400 BAD_REQUEST. */
 async function optionalJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
   } catch {
-    return Symbol("malformed");
+    throw new ServiceError(400, "BAD_REQUEST", "malformed JSON in request body", { suggestion: "send a JSON object, or no body at all" });
   }
 }
 
 /** The collaboration router. */
 export function collaborationRoutes(store: Store, options: CollaborationOptions): OpenAPIHono {
   const router = new OpenAPIHono();
+  router.openAPIRegistry.register("Fork", ForkBody);
+  router.openAPIRegistry.register("ShareRequest", ShareBody);
   const publicHost = (c: Context) => (options.publicUrl ? new URL(options.publicUrl).host : (c.req.header("host") ?? new URL(c.req.url).host));
   const ownHosts = (c: Context) => [publicHost(c), c.req.header("host") ?? "", new URL(c.req.url).host].filter(Boolean);
   const parseOptional = async <T>(c: Context, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown } }): Promise<T> => {
@@ -131,6 +136,7 @@ export function collaborationRoutes(store: Store, options: CollaborationOptions)
     routes.import,
     async (c) => {
       const { url, name } = c.req.valid("json");
+      noteAudit(c, "pipeline.import"); // before the work, so a refused import is audited as one too
       const result = await importPipeline(store, callerOf(c), url, { ownHosts: ownHosts(c), fetch: options.fetch }, name);
       noteAudit(c, "pipeline.import", `pipeline/${result.pipeline.id}`);
       return c.json({ ...result.pipeline, validation: result.validation, source: result.source }, 201);

@@ -128,10 +128,11 @@ async function fetchText(url: string, options: RemoteFetchOptions): Promise<stri
 }
 
 /** Imports a pipeline from a URL as a private pipeline owned by the caller. */
-export async function importPipeline(store: Store, caller: Caller, raw: string, context: ImportContext, name?: string): Promise<ImportResult> {
+export async function importPipeline(store: Store, caller: Caller, sent: string, context: ImportContext, name?: string): Promise<ImportResult> {
+  const raw = sent.trim();
   let source;
   try {
-    source = parseImportUrl(raw.trim());
+    source = parseImportUrl(raw);
   } catch (error) {
     if (error instanceof InvalidImportUrl) throw invalid(error.message, error.suggestion);
     throw error;
@@ -155,7 +156,8 @@ export async function importPipeline(store: Store, caller: Caller, raw: string, 
     }
     if (typeof landing.toml_content !== "string") throw invalid(`${source.fetchUrl} did not answer with a share document`, "check that the link is a strand share link and has not expired");
     toml = landing.toml_content;
-    sourceName = typeof landing.pipeline?.name === "string" ? landing.pipeline.name : undefined;
+    // A remote document names itself; keep the name within what the API accepts for names.
+    sourceName = typeof landing.pipeline?.name === "string" ? landing.pipeline.name.slice(0, 180) : undefined;
   } else {
     toml = await fetchText(source.fetchUrl, context.fetch);
   }
@@ -163,6 +165,7 @@ export async function importPipeline(store: Store, caller: Caller, raw: string, 
     toml_content: toml,
     name: name ?? (sourceName ? `${sourceName} (imported)` : undefined),
     forked_from: forkedFrom,
+    source: source.kind === "toml" ? `the file at ${source.fetchUrl.split(/[?#]/)[0]}` : `the pipeline shared at ${raw}`,
   });
   return { pipeline, validation, source: { kind: source.kind, url: raw, local } };
 }

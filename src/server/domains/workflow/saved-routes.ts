@@ -11,7 +11,7 @@ import { noteAudit } from "../../middleware/audit.js";
 import type { Store } from "../../store/store.js";
 import { ErrorBodySchema } from "../observability/schemas.js";
 import * as schemas from "./saved-schemas.js";
-import { createSaved, findRevision, readable, rollbackSaved, summary, updateSaved, writable } from "./saved-service.js";
+import { createSaved, findRevision, readable, rollbackSaved, updateSaved, writable } from "./saved-service.js";
 import { searchPipelines } from "./search.js";
 
 const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -114,7 +114,7 @@ export function savedPipelineRoutes(store: Store): OpenAPIHono {
   router.openapi(routes.list, async (c) => {
     const caller = callerOf(c);
     const pipelines = await store.listPipelines({ limit: c.req.valid("query").limit ?? 100, visibleTo: caller.admin ? undefined : caller.id });
-    return c.json(pipelines.map(summary), 200);
+    return c.json(pipelines, 200);
   });
   router.openapi(
     routes.create,

@@ -101,11 +101,13 @@ export interface CreateInput {
   tags?: string[];
   visibility?: PipelineVisibility;
   forked_from?: string | null;
+  /** What the text is called in a PARSE_ERROR (default `toml_content`; an import names its URL). */
+  source?: string;
 }
 
 /** Saves a new pipeline owned by the caller, with its lint result. */
 export async function createSaved(store: Store, caller: Caller, input: CreateInput): Promise<{ pipeline: Pipeline; validation: Validation }> {
-  const facts = textFacts(input.toml_content);
+  const facts = textFacts(input.toml_content, input.source);
   const validation = await validationOf(input.toml_content);
   const pipeline = await store.createPipeline({
     name: input.name ?? facts.name,
@@ -184,10 +186,4 @@ export async function rollbackSaved(store: Store, caller: Caller, id: string, re
 /** Tags without repeats, in the order given. */
 function uniqueTags(tags: string[]): string[] {
   return [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag !== ""))];
-}
-
-/** A pipeline without its text, for listings. */
-export function summary(pipeline: Pipeline): Omit<Pipeline, "toml_content"> {
-  const { toml_content: _content, ...rest } = pipeline;
-  return rest;
 }

@@ -1,0 +1,211 @@
+/**
+ * `npm run bench:api`: how fast the service answers, on each store.
+ *
+ * Starts `strand serve` as its own process (rate limit off, a fresh data directory), saves 100 pipelines,
+ * then drives it with autocannon (50 connections, 10 s per endpoint by default) against `GET /api/health`,
+ * `GET /api/pipelines` (100 saved) and `POST /api/pipelines/validate` with a gallery pipeline (the built-in
+ * germline-variants template), printing requests per second and p50/p99 latency. It then times one
+ * `POST /api/pipelines/validate` of a 100,000-job pipeline (best of three, whole round trip). Runs on
+ * embedded SQLite and on PostgreSQL (`BENCH_POSTGRES_URL`, else the throwaway server of
+ * scripts/postgres-local.sh; skipped with the reason when neither is there).
+ * Goals: p99 under 20 ms for health and the list; the 100,000-job validate under 2 s.
+ * Options: `--seconds N` (per endpoint), `--connections N`, `--sqlite-only`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+const here = fileURLToPath(import.meta.url);
+const ROOT = join(here, "..", "..");
+const STRAND_BIN = join(ROOT, "bin", "strand.js");
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+const SECONDS = Number(option("seconds") ?? 10);
+const CONNECTIONS = Number(option("connections") ?? 50);
+const GALLERY = readFileSync(join(ROOT, "templates", "germline-variants.oxoflow"), "utf8");
+
+interface Row {
+  store: string;
+  endpoint: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  goal?: number;
+}
+
+/** Starts `strand serve -p 0` and resolves with its URL once it is listening. */
+function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [STRAND_BIN, "serve", "-p", "0"], { env: { ...process.env, SERVICE_RATE_LIMIT: "0", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /serving on (http:\/\/\S+) /.exec(seen);
+      if (match) {
+        // From here on the per-request log lines are read and dropped, as a log collector would.
+        child.stderr!.off("data", onData);
+        child.stderr!.resume();
+        resolve({ url: match[1]!, child });
+      }
+    };
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`strand serve exited ${code}: ${seen}`)));
+  });
+}
+
+async function load(url: string, path: string, init: { method?: string; body?: string } = {}): Promise<Pick<Row, "rps" | "p50" | "p99" | "errors">> {
+  const result = await autocannon({
+    url: `${url}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    method: (init.method ?? "GET") as "GET" | "POST",
+    headers: init.body ? { "content-type": "application/json" } : {},
+    body: init.body,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** A pipeline of two wildcard rules over `samples` samples plus an aggregate: 2 × samples + 1 jobs. */
+function bigPipeline(samples: number): string {
+  const names = Array.from({ length: samples }, (_, i) => `"S${i}"`).join(", ");
+  return `[workflow]
+name = "bench-validate"
+version = "1.0.0"
+
+[[rules]]
+name = "trim"
+input = ["data/{sample}.fastq"]
+output = ["trimmed/{sample}.fq"]
+shell = "cutadapt -o {output[0]} {input[0]}"
+
+[[rules]]
+name = "align"
+input = ["trimmed/{sample}.fq"]
+output = ["aligned/{sample}.bam"]
+shell = "bwa mem ref.fa {input[0]} > {output[0]}"
+
+[[rules]]
+name = "summary"
+expand_inputs = [{ pattern = "aligned/{sample}.bam", variables = { sample = "config.samples_list" } }]
+output = ["summary.txt"]
+shell = "samtools flagstat {input} > {output}"
+
+[[sample_groups]]
+name = "cohort"
+samples = [${names}]
+`;
+}
+
+async function benchStore(store: string, env: Record<string, string>): Promise<{ rows: Row[]; validateMs: number; jobs: number }> {
+  const { url, child } = await startService(env);
+  try {
+    for (let i = 0; i < 100; i++) {
+      const saved = await fetch(`${url}/api/pipelines`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ toml_content: GALLERY, name: `saved-${i}` }) });
+      if (saved.status !== 201) throw new Error(`saving pipeline ${i}: ${saved.status} ${await saved.text()}`);
+    }
+    const rows: Row[] = [];
+    process.stderr.write(`  ${store}: GET /api/health …\n`);
+    rows.push({ store, endpoint: "GET /api/health", goal: 20, ...(await load(url, "/api/health")) });
+    process.stderr.write(`  ${store}: GET /api/pipelines (100 saved) …\n`);
+    rows.push({ store, endpoint: "GET /api/pipelines (100)", goal: 20, ...(await load(url, "/api/pipelines")) });
+    process.stderr.write(`  ${store}: POST /api/pipelines/validate (gallery) …\n`);
+    rows.push({ store, endpoint: "POST /api/pipelines/validate (gallery)", ...(await load(url, "/api/pipelines/validate", { method: "POST", body: JSON.stringify({ toml_content: GALLERY }) })) });
+
+    const samples = 50_000;
+    const body = JSON.stringify({ toml_content: bigPipeline(samples) });
+    let best = Infinity;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = performance.now();
+      const answer = await fetch(`${url}/api/pipelines/validate`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const result = (await answer.json()) as { valid?: boolean; code?: string };
+      const ms = performance.now() - started;
+      if (answer.status !== 200 || result.valid === undefined) throw new Error(`validating the big pipeline: ${answer.status} ${JSON.stringify(result).slice(0, 300)}`);
+      best = Math.min(best, ms);
+    }
+    return { rows, validateMs: best, jobs: samples * 2 + 1 };
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+/** A fresh database on BENCH_POSTGRES_URL's server or the project's throwaway server, or why there is none. */
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | string> {
+  let admin = process.env.BENCH_POSTGRES_URL;
+  if (!admin) {
+    const started = spawnSync(join(ROOT, "scripts", "postgres-local.sh"), ["start"], { encoding: "utf8" });
+    if (started.status !== 0) return `scripts/postgres-local.sh start failed: ${(started.stderr || started.stdout).trim().split("\n").pop()}`;
+    admin = started.stdout.trim().split("\n").pop()!;
+  }
+  const name = `strand_bench_${randomBytes(4).toString("hex")}`;
+  const sql = postgres(admin, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`create database ${name}`);
+  } catch (error) {
+    return `cannot create a database on ${admin}: ${(error as Error).message}`;
+  } finally {
+    await sql.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const dropper = postgres(admin!, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+const pad = (text: string, width: number) => text.padEnd(width);
+const num = (value: number, digits = 1) => value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function main(): Promise<void> {
+  console.log(`bench:api — ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per endpoint`);
+  const rows: Row[] = [];
+  const validations: { store: string; ms: number; jobs: number }[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), "strand-bench-api-"));
+  try {
+    const sqlite = await benchStore("sqlite", { SERVICE_DATA_DIR: join(dataDir, "sqlite") });
+    rows.push(...sqlite.rows);
+    validations.push({ store: "sqlite", ms: sqlite.validateMs, jobs: sqlite.jobs });
+    if (!process.argv.includes("--sqlite-only")) {
+      const database = await postgresDatabase();
+      if (typeof database === "string") console.log(`PostgreSQL: skipped (${database})`);
+      else {
+        try {
+          const pg = await benchStore("postgres", { SERVICE_DATA_DIR: join(dataDir, "pg"), SERVICE_DATABASE_URL: database.url });
+          rows.push(...pg.rows);
+          validations.push({ store: "postgres", ms: pg.validateMs, jobs: pg.jobs });
+        } finally {
+          await database.drop();
+        }
+      }
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log("");
+  console.log(`${pad("store", 9)}${pad("endpoint", 40)}${pad("req/s", 10)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("errors", 8)}goal`);
+  for (const row of rows) {
+    const goal = row.goal === undefined ? "" : `p99 < ${row.goal} ms: ${row.p99 < row.goal ? "met" : "MISSED"}`;
+    console.log(`${pad(row.store, 9)}${pad(row.endpoint, 40)}${pad(num(row.rps, 0), 10)}${pad(num(row.p50), 9)}${pad(num(row.p99), 9)}${pad(String(row.errors), 8)}${goal}`);
+  }
+  console.log("");
+  for (const validation of validations) {
+    console.log(`${pad(validation.store, 9)}POST /api/pipelines/validate, ${validation.jobs.toLocaleString("en-US")} jobs: ${num(validation.ms / 1000, 2)} s (goal < 2 s: ${validation.ms < 2000 ? "met" : "MISSED"})`);
+  }
+}
+
+await main();
