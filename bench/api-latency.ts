@@ -13,7 +13,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,24 +43,24 @@ interface Row {
   goal?: number;
 }
 
-/** Starts `strand serve -p 0` and resolves with its URL once it is listening. */
-function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [STRAND_BIN, "serve", "-p", "0"], { env: { ...process.env, SERVICE_RATE_LIMIT: "0", ...env }, stdio: ["ignore", "ignore", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /serving on (http:\/\/\S+) /.exec(seen);
-      if (match) {
-        // From here on the per-request log lines are read and dropped, as a log collector would.
-        child.stderr!.off("data", onData);
-        child.stderr!.resume();
-        resolve({ url: match[1]!, child });
-      }
-    };
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`strand serve exited ${code}: ${seen}`)));
-  });
+/**
+ * Starts `strand serve -p 0` with its log going to a file (as under a service manager: a pipe to this busy
+ * process would make the server wait on our reading) and resolves with its URL once it is listening.
+ */
+async function startService(env: Record<string, string>, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const log = openSync(logFile, "w");
+  const child = spawn(process.execPath, [STRAND_BIN, "serve", "-p", "0"], { env: { ...process.env, SERVICE_RATE_LIMIT: "0", ...env }, stdio: ["ignore", "ignore", log] });
+  closeSync(log);
+  let exited: number | null | undefined;
+  child.once("exit", (code) => (exited = code));
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const match = /serving on (http:\/\/\S+) /.exec(readFileSync(logFile, "utf8"));
+    if (match) return { url: match[1]!, child };
+    if (exited !== undefined) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill("SIGTERM");
+  throw new Error(`strand serve did not start (exit ${exited}): ${readFileSync(logFile, "utf8")}`);
 }
 
 async function load(url: string, path: string, init: { method?: string; body?: string } = {}): Promise<Pick<Row, "rps" | "p50" | "p99" | "errors">> {
@@ -106,8 +106,8 @@ samples = [${names}]
 `;
 }
 
-async function benchStore(store: string, env: Record<string, string>): Promise<{ rows: Row[]; validateMs: number; jobs: number }> {
-  const { url, child } = await startService(env);
+async function benchStore(store: string, env: Record<string, string>, logFile: string): Promise<{ rows: Row[]; validateMs: number; jobs: number }> {
+  const { url, child } = await startService(env, logFile);
   try {
     for (let i = 0; i < 100; i++) {
       const saved = await fetch(`${url}/api/pipelines`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ toml_content: GALLERY, name: `saved-${i}` }) });
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   const validations: { store: string; ms: number; jobs: number }[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), "strand-bench-api-"));
   try {
-    const sqlite = await benchStore("sqlite", { SERVICE_DATA_DIR: join(dataDir, "sqlite") });
+    const sqlite = await benchStore("sqlite", { SERVICE_DATA_DIR: join(dataDir, "sqlite") }, join(dataDir, "sqlite.log"));
     rows.push(...sqlite.rows);
     validations.push({ store: "sqlite", ms: sqlite.validateMs, jobs: sqlite.jobs });
     if (!process.argv.includes("--sqlite-only")) {
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
       if (typeof database === "string") console.log(`PostgreSQL: skipped (${database})`);
       else {
         try {
-          const pg = await benchStore("postgres", { SERVICE_DATA_DIR: join(dataDir, "pg"), SERVICE_DATABASE_URL: database.url });
+          const pg = await benchStore("postgres", { SERVICE_DATA_DIR: join(dataDir, "pg"), SERVICE_DATABASE_URL: database.url }, join(dataDir, "postgres.log"));
           rows.push(...pg.rows);
           validations.push({ store: "postgres", ms: pg.validateMs, jobs: pg.jobs });
         } finally {

@@ -102,17 +102,16 @@ export function createApp(options: AppOptions): ServiceApp {
     ["license-headers", licenseHeaders(options.version)],
   ];
   for (const [, handler] of chain) app.use("*", handler);
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: options.bodyLimit ?? 10 * 1024 * 1024,
-      onError: () => {
-        throw new ServiceError(413, "PAYLOAD_TOO_LARGE", `request body over ${Math.round((options.bodyLimit ?? 10 * 1024 * 1024) / 1024)} KiB`, {
-          suggestion: "send a smaller body (SERVICE_BODY_LIMIT sets the cap)",
-        });
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: options.bodyLimit ?? 10 * 1024 * 1024,
+    onError: () => {
+      throw new ServiceError(413, "PAYLOAD_TOO_LARGE", `request body over ${Math.round((options.bodyLimit ?? 10 * 1024 * 1024) / 1024)} KiB`, {
+        suggestion: "send a smaller body (SERVICE_BODY_LIMIT sets the cap)",
+      });
+    },
+  });
+  // Requests without a body skip the check: looking for a body makes the adapter build a full Request.
+  app.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.use(
     "/api/*",
     methodNotAllowed({

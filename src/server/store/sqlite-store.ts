@@ -137,6 +137,7 @@ function olderThan(at: SQLiteColumn, id: SQLiteColumn, after: KeysetPosition | u
 
 class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
+  private pingStatement: Database.Statement | undefined;
 
   constructor(
     private readonly client: Database.Database,
@@ -359,7 +360,9 @@ class SqliteStore implements Store {
   }
 
   async ping(): Promise<void> {
-    this.client.prepare("select 1").get();
+    // Prepared once: health probes call this on every request.
+    this.pingStatement ??= this.client.prepare("select 1");
+    this.pingStatement.get();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,2 @@
+DROP INDEX `pipelines_updated_idx`;--> statement-breakpoint
+CREATE INDEX `pipelines_listing_idx` ON `pipelines` (`updated_at`,`id`,`name`,`version`,`description`,`tags`,`visibility`,`owner`,`forked_from`,`rules_count`,`created_at`,`revision`);
