@@ -16,6 +16,7 @@ import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js
 import { LicenseCache } from "./domains/license/license.js";
 import { licenseRoutes } from "./domains/license/routes.js";
 import { observabilityRoutes } from "./domains/observability/routes.js";
+import { sharedCheck } from "./domains/observability/service.js";
 import { templateRoutes } from "./domains/templates/routes.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
 import { savedPipelineRoutes } from "./domains/workflow/saved-routes.js";
@@ -145,7 +146,7 @@ export function createApp(options: AppOptions): ServiceApp {
         startedAt,
         store,
         dataDir: options.dataDir ?? "",
-        pingDatabase: () => store.ping(),
+        pingDatabase: sharedCheck(() => store.ping()),
         license: () => license.get(),
         aiProvider: () => null,
       },

@@ -92,3 +92,24 @@ describe("license", () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ command: "license", type: "academic", valid: true });
   });
 });
+
+describe("sharedCheck", () => {
+  it("runs one check for the calls that arrive while it is under way, and a new one afterwards", async () => {
+    const { sharedCheck } = await import("../../src/server/domains/observability/service.js");
+    let runs = 0;
+    let release!: () => void;
+    const check = sharedCheck(() => {
+      runs++;
+      return new Promise<number>((resolve) => (release = () => resolve(runs)));
+    });
+    const burst = [check(), check(), check()];
+    release();
+    expect(await Promise.all(burst)).toEqual([1, 1, 1]);
+    const later = check();
+    release();
+    expect(await later).toBe(2);
+    const failing = sharedCheck(() => Promise.reject(new Error("down")));
+    await expect(failing()).rejects.toThrow("down");
+    await expect(failing()).rejects.toThrow("down");
+  });
+});

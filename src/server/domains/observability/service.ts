@@ -37,6 +37,21 @@ async function databaseStatus(ping: () => Promise<void>): Promise<Health["compon
   }
 }
 
+/**
+ * Shares one database check between the health requests that arrive while it is under way, so a burst of
+ * probes costs one round trip; every answer still reflects a check that started after the request came in
+ * or was already running.
+ */
+export function sharedCheck<T>(check: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= check().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
 /** The health document. */
 export async function healthDocument(context: HealthContext): Promise<Health> {
   const [database, license] = await Promise.all([databaseStatus(context.pingDatabase), context.license()]);
