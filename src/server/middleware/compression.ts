@@ -33,10 +33,11 @@ export function compression(): MiddlewareHandler {
     await next();
     const res = c.res;
     const type = res.headers.get("Content-Type") ?? "";
-    if (!res.body || res.headers.has("Content-Encoding") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
+    if (res.headers.has("Content-Encoding") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
     res.headers.append("Vary", "Accept-Encoding");
     const encoding = chooseEncoding(c.req.header("Accept-Encoding"));
-    if (!encoding) return;
+    // The body is looked at last: touching it makes the server adapter build a full stream for the response.
+    if (!encoding || !res.body) return;
     const raw = Buffer.from(await res.arrayBuffer());
     const headers = new Headers(res.headers);
     if (raw.length < MINIMUM_BYTES) {
