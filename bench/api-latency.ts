@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { wildcardPipelineText } from "./wildcard-pipeline.js";
 
 const here = fileURLToPath(import.meta.url);
 const ROOT = join(here, "..", "..");
@@ -77,37 +78,6 @@ async function load(url: string, path: string, init: { method?: string; body?: s
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
-/** A pipeline of two wildcard rules over `samples` samples plus an aggregate: 2 × samples + 1 jobs. */
-function bigPipeline(samples: number): string {
-  const names = Array.from({ length: samples }, (_, i) => `"S${i}"`).join(", ");
-  return `[workflow]
-name = "bench-validate"
-version = "1.0.0"
-
-[[rules]]
-name = "trim"
-input = ["data/{sample}.fastq"]
-output = ["trimmed/{sample}.fq"]
-shell = "cutadapt -o {output[0]} {input[0]}"
-
-[[rules]]
-name = "align"
-input = ["trimmed/{sample}.fq"]
-output = ["aligned/{sample}.bam"]
-shell = "bwa mem ref.fa {input[0]} > {output[0]}"
-
-[[rules]]
-name = "summary"
-expand_inputs = [{ pattern = "aligned/{sample}.bam", variables = { sample = "config.samples_list" } }]
-output = ["summary.txt"]
-shell = "samtools flagstat {input} > {output}"
-
-[[sample_groups]]
-name = "cohort"
-samples = [${names}]
-`;
-}
-
 /** The best of three round trips of one request, in ms; the answer must be a 200 with `field`. */
 async function bestOfThree(url: string, body: string, field: string): Promise<number> {
   let best = Infinity;
@@ -138,7 +108,7 @@ async function benchStore(store: string, env: Record<string, string>, logFile: s
     rows.push({ store, endpoint: "POST /api/pipelines/validate (gallery)", ...(await load(url, "/api/pipelines/validate", { method: "POST", body: JSON.stringify({ toml_content: GALLERY }) })) });
 
     const samples = 50_000;
-    const big = bigPipeline(samples);
+    const big = wildcardPipelineText(samples);
     const validateMs = await bestOfThree(`${url}/api/pipelines/validate`, JSON.stringify({ toml_content: big }), "valid");
     const prepareMs = await bestOfThree(`${url}/api/pipelines/prepare`, JSON.stringify({ toml_content: big, limit: 0 }), "jobs_total");
     return { rows, validateMs, prepareMs, jobs: samples * 2 + 1 };

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { wildcardPipelineText } from "./wildcard-pipeline.js";
 
 interface CaseResult {
   name: string;
@@ -32,36 +33,8 @@ const here = fileURLToPath(import.meta.url);
 
 /** Writes the wildcard pipeline: trim and align per sample, then one summary over all samples. */
 function writeWildcardPipeline(dir: string, samples: number): string {
-  const names: string[] = new Array<string>(samples);
-  for (let i = 0; i < samples; i++) names[i] = `"S${i}"`;
-  const text = `[workflow]
-name = "bench-wildcard"
-description = "two wildcard rules over ${samples} samples plus an aggregate"
-
-[[rules]]
-name = "trim"
-input = ["data/{sample}.fastq"]
-output = ["trimmed/{sample}.fq"]
-shell = "cutadapt -j {threads} -o {output[0]} {input[0]}"
-
-[[rules]]
-name = "align"
-input = ["trimmed/{sample}.fq"]
-output = ["aligned/{sample}.bam"]
-shell = "bwa mem -t {threads} ref.fa {input[0]} > {output[0]}"
-
-[[rules]]
-name = "summary"
-expand_inputs = [{ pattern = "aligned/{sample}.bam", variables = { sample = "config.samples_list" } }]
-output = ["summary.txt"]
-shell = "samtools flagstat {input} > {output}"
-
-[[sample_groups]]
-name = "cohort"
-samples = [${names.join(", ")}]
-`;
   const path = join(dir, `wildcard-${samples}.oxoflow`);
-  writeFileSync(path, text);
+  writeFileSync(path, wildcardPipelineText(samples));
   return path;
 }
 

@@ -9,15 +9,13 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
+import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js";
 import type { Store } from "../../store/store.js";
-import { ErrorBodySchema } from "../observability/schemas.js";
 import { PipelineIdParam } from "../workflow/saved-schemas.js";
 import { ForkBody, Forked, ImportBody, Imported, ShareBody, ShareLandingSchema, ShareLinkSchema, ShareParams, TokenParam } from "./schemas.js";
 import { forkPipeline, importPipeline, revokeShare, shareLanding, shareLink, sharePipeline, sharesOf } from "./service.js";
 import type { RemoteFetchOptions } from "./remote-fetch.js";
 
-const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const failure = (description: string) => json(ErrorBodySchema, description);
 // An optional body is documented by reference, not as a Zod schema: a Zod schema would make the route parse
 // the body before the handler, refusing an empty one sent as application/json. The handler reads it instead.
 const optionalBody = (component: string) => ({ body: { required: false, content: { "application/json": { schema: { $ref: `#/components/schemas/${component}` } } } } });
@@ -30,7 +28,7 @@ const routes = {
     tags,
     summary: "Copy a pipeline you may read into a private pipeline you own",
     request: { params: PipelineIdParam, ...optionalBody("Fork") },
-    responses: { 201: json(Forked, "the copy"), 404: failure("unknown or not readable") },
+    responses: { 201: jsonResponse(Forked, "the copy"), 404: failureResponse("unknown or not readable") },
   }),
   share: createRoute({
     method: "post",
@@ -38,7 +36,7 @@ const routes = {
     tags,
     summary: "Create a share link (anyone holding it can read and import the pipeline until it expires or is revoked)",
     request: { params: PipelineIdParam, ...optionalBody("ShareRequest") },
-    responses: { 201: json(ShareLinkSchema, "the link"), 403: failure("someone else's pipeline"), 404: failure("unknown or not readable") },
+    responses: { 201: jsonResponse(ShareLinkSchema, "the link"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown or not readable") },
   }),
   shares: createRoute({
     method: "get",
@@ -46,7 +44,7 @@ const routes = {
     tags,
     summary: "The share links of a pipeline, newest first, with their states",
     request: { params: PipelineIdParam },
-    responses: { 200: json(ShareLinkSchema.array(), "the links"), 403: failure("someone else's pipeline"), 404: failure("unknown or not readable") },
+    responses: { 200: jsonResponse(ShareLinkSchema.array(), "the links"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown or not readable") },
   }),
   revoke: createRoute({
     method: "delete",
@@ -54,7 +52,7 @@ const routes = {
     tags,
     summary: "Revoke a share link (at once; the landing document answers 410 afterwards)",
     request: { params: ShareParams },
-    responses: { 200: json(ShareLinkSchema, "the revoked link"), 403: failure("someone else's pipeline"), 404: failure("unknown pipeline or link") },
+    responses: { 200: jsonResponse(ShareLinkSchema, "the revoked link"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown pipeline or link") },
   }),
   landing: createRoute({
     method: "get",
@@ -62,19 +60,19 @@ const routes = {
     tags,
     summary: "The public landing document of a share link (the token is the credential)",
     request: { params: TokenParam },
-    responses: { 200: json(ShareLandingSchema, "the shared pipeline"), 404: failure("no such link"), 410: failure("the link expired or was revoked (EXPIRED)") },
+    responses: { 200: jsonResponse(ShareLandingSchema, "the shared pipeline"), 404: failureResponse("no such link"), 410: failureResponse("the link expired or was revoked (EXPIRED)") },
   }),
   import: createRoute({
     method: "post",
     path: "/api/pipelines/import",
     tags,
     summary: "Import a pipeline from strand+https://<host>/share/<token> or toml+https://<location>",
-    request: { body: { required: true, content: { "application/json": { schema: ImportBody } } } },
+    request: jsonBody(ImportBody),
     responses: {
-      201: json(Imported, "the imported pipeline (private, yours) with its lint result"),
-      400: failure("INVALID_URL: another scheme, a private address, a redirect, an answer over 1 MiB; PARSE_ERROR: not a pipeline"),
-      410: failure("the share link expired or was revoked"),
-      502: failure("UPSTREAM_ERROR: the remote server did not answer in time"),
+      201: jsonResponse(Imported, "the imported pipeline (private, yours) with its lint result"),
+      400: failureResponse("INVALID_URL: another scheme, a private address, a redirect, an answer over 1 MiB; PARSE_ERROR: not a pipeline"),
+      410: failureResponse("the share link expired or was revoked"),
+      502: failureResponse("UPSTREAM_ERROR: the remote server did not answer in time"),
     },
   }),
 };

@@ -5,21 +5,19 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { noteAudit } from "../../middleware/audit.js";
+import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js";
 import type { Store } from "../../store/store.js";
-import { ErrorBodySchema } from "../observability/schemas.js";
 import { Deleted } from "../workflow/saved-schemas.js";
 import { NewTemplateBody, TemplateIdParam, TemplateList, TemplateSchema, TemplateWithValidation } from "./schemas.js";
 import { addTemplate, allTemplates, oneTemplate, removeTemplate } from "./service.js";
 
-const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const failure = (description: string) => json(ErrorBodySchema, description);
 
 const listRoute = createRoute({
   method: "get",
   path: "/api/templates",
   tags: ["templates"],
   summary: "Every template: the built-in ones, then those users added",
-  responses: { 200: json(TemplateList, "all templates, whole") },
+  responses: { 200: jsonResponse(TemplateList, "all templates, whole") },
 });
 
 const createRouteDef = createRoute({
@@ -27,11 +25,11 @@ const createRouteDef = createRoute({
   path: "/api/templates",
   tags: ["templates"],
   summary: "Add a template (it must parse as a pipeline; its lint result comes back)",
-  request: { body: { required: true, content: { "application/json": { schema: NewTemplateBody } } } },
+  request: jsonBody(NewTemplateBody),
   responses: {
-    201: json(TemplateWithValidation, "the new template with its lint result"),
-    400: failure("a missing field, or TOML that does not parse (PARSE_ERROR)"),
-    409: failure("a template with that name exists"),
+    201: jsonResponse(TemplateWithValidation, "the new template with its lint result"),
+    400: failureResponse("a missing field, or TOML that does not parse (PARSE_ERROR)"),
+    409: failureResponse("a template with that name exists"),
   },
 });
 
@@ -41,7 +39,7 @@ const getRoute = createRoute({
   tags: ["templates"],
   summary: "One template, by id, built-in slug or exact name",
   request: { params: TemplateIdParam },
-  responses: { 200: json(TemplateSchema, "the template"), 404: failure("no such template") },
+  responses: { 200: jsonResponse(TemplateSchema, "the template"), 404: failureResponse("no such template") },
 });
 
 const deleteRoute = createRoute({
@@ -50,7 +48,7 @@ const deleteRoute = createRoute({
   tags: ["templates"],
   summary: "Delete a template you added (built-in ones cannot be deleted)",
   request: { params: TemplateIdParam },
-  responses: { 200: json(Deleted, "what was deleted"), 403: failure("a built-in template"), 404: failure("no such template") },
+  responses: { 200: jsonResponse(Deleted, "what was deleted"), 403: failureResponse("a built-in template"), 404: failureResponse("no such template") },
 });
 
 /** The templates router. */

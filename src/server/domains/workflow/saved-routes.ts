@@ -8,15 +8,12 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
+import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js";
 import type { Store } from "../../store/store.js";
-import { ErrorBodySchema } from "../observability/schemas.js";
 import * as schemas from "./saved-schemas.js";
 import { createSaved, findRevision, readable, rollbackSaved, updateSaved, writable } from "./saved-service.js";
 import { searchPipelines } from "./search.js";
 
-const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const failure = (description: string) => json(ErrorBodySchema, description);
-const body = <T>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const tags = ["pipelines"];
 
 /** The tooling endpoints share the `/api/pipelines/<name>` shape; other methods on them are 405, not "no pipeline parse". */
@@ -34,15 +31,15 @@ const routes = {
     tags,
     summary: "Saved pipelines the caller may read, newest update first (at most 100; without their text)",
     request: { query: schemas.ListQuery },
-    responses: { 200: json(schemas.PipelineSummary.array(), "a bare array of pipelines") },
+    responses: { 200: jsonResponse(schemas.PipelineSummary.array(), "a bare array of pipelines") },
   }),
   create: createRoute({
     method: "post",
     path: "/api/pipelines",
     tags,
     summary: "Save a pipeline (a draft with lint errors may be saved; its findings come back)",
-    request: body(schemas.CreatePipelineBody),
-    responses: { 201: json(schemas.SavedPipelineWithValidation, "the saved pipeline and its lint result"), 400: failure("missing toml_content (MISSING_FIELD), or text that does not parse or has no [workflow].name (PARSE_ERROR)") },
+    request: jsonBody(schemas.CreatePipelineBody),
+    responses: { 201: jsonResponse(schemas.SavedPipelineWithValidation, "the saved pipeline and its lint result"), 400: failureResponse("missing toml_content (MISSING_FIELD), or text that does not parse or has no [workflow].name (PARSE_ERROR)") },
   }),
   read: createRoute({
     method: "get",
@@ -50,20 +47,20 @@ const routes = {
     tags,
     summary: "One saved pipeline (a translation's draft id is not a saved id: 404)",
     request: { params: schemas.PipelineIdParam },
-    responses: { 200: json(schemas.SavedPipeline, "the pipeline"), 404: failure("unknown, not readable, or a draft id") },
+    responses: { 200: jsonResponse(schemas.SavedPipeline, "the pipeline"), 404: failureResponse("unknown, not readable, or a draft id") },
   }),
   update: createRoute({
     method: "put",
     path: "/api/pipelines/{id}",
     tags,
     summary: "Change a pipeline; the previous content stays as a revision",
-    request: { params: schemas.PipelineIdParam, ...body(schemas.UpdatePipelineBody) },
+    request: { params: schemas.PipelineIdParam, ...jsonBody(schemas.UpdatePipelineBody) },
     responses: {
-      200: json(schemas.SavedPipelineWithValidation, "the pipeline and its lint result"),
-      400: failure("nothing to change, or text that does not parse"),
-      403: failure("someone else's pipeline"),
-      404: failure("unknown or not readable"),
-      409: failure("the pipeline changed since the revision sent"),
+      200: jsonResponse(schemas.SavedPipelineWithValidation, "the pipeline and its lint result"),
+      400: failureResponse("nothing to change, or text that does not parse"),
+      403: failureResponse("someone else's pipeline"),
+      404: failureResponse("unknown or not readable"),
+      409: failureResponse("the pipeline changed since the revision sent"),
     },
   }),
   remove: createRoute({
@@ -72,7 +69,7 @@ const routes = {
     tags,
     summary: "Delete a pipeline with its revisions and share links (its runs stay)",
     request: { params: schemas.PipelineIdParam },
-    responses: { 200: json(schemas.Deleted, "what was deleted"), 403: failure("someone else's pipeline"), 404: failure("unknown or not readable") },
+    responses: { 200: jsonResponse(schemas.Deleted, "what was deleted"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown or not readable") },
   }),
   revisions: createRoute({
     method: "get",
@@ -80,7 +77,7 @@ const routes = {
     tags,
     summary: "Every revision of a pipeline, newest first (the first is the current content)",
     request: { params: schemas.PipelineIdParam },
-    responses: { 200: json(schemas.RevisionSummary.array(), "the revisions"), 404: failure("unknown or not readable") },
+    responses: { 200: jsonResponse(schemas.RevisionSummary.array(), "the revisions"), 404: failureResponse("unknown or not readable") },
   }),
   revision: createRoute({
     method: "get",
@@ -88,23 +85,23 @@ const routes = {
     tags,
     summary: "One revision with its content, by number or id",
     request: { params: schemas.RevisionParams },
-    responses: { 200: json(schemas.Revision, "the revision"), 404: failure("unknown pipeline or revision") },
+    responses: { 200: jsonResponse(schemas.Revision, "the revision"), 404: failureResponse("unknown pipeline or revision") },
   }),
   rollback: createRoute({
     method: "post",
     path: "/api/pipelines/{id}/rollback",
     tags,
     summary: "Restore an earlier revision's content and name, as a new revision",
-    request: { params: schemas.PipelineIdParam, ...body(schemas.RollbackBody) },
-    responses: { 200: json(schemas.SavedPipelineWithValidation, "the pipeline as restored"), 403: failure("someone else's pipeline"), 404: failure("unknown pipeline or revision") },
+    request: { params: schemas.PipelineIdParam, ...jsonBody(schemas.RollbackBody) },
+    responses: { 200: jsonResponse(schemas.SavedPipelineWithValidation, "the pipeline as restored"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown pipeline or revision") },
   }),
   search: createRoute({
     method: "post",
     path: "/api/pipelines/search",
     tags,
     summary: "Search saved pipelines (that the caller may read) and templates by name, tags and content, ranked",
-    request: body(schemas.SearchBody),
-    responses: { 200: json(schemas.SearchResult, "ranked hits"), 400: failure("an empty query (SEARCH_ERROR)") },
+    request: jsonBody(schemas.SearchBody),
+    responses: { 200: jsonResponse(schemas.SearchResult, "ranked hits"), 400: failureResponse("an empty query (SEARCH_ERROR)") },
   }),
 };
 
