@@ -116,6 +116,15 @@ function invalid(message: string, suggestion: string): ServiceError {
 
 const SCHEMES = "use strand+https://<host>/share/<token> (a share link) or toml+https://<location> (a pipeline file)";
 
+/** What to do about each kind of refused fetch. */
+const FETCH_ADVICE: Partial<Record<RemoteFetchError["reason"], string>> = {
+  dns: "check the host name in the URL",
+  address: "imports fetch only from public internet addresses; copy the pipeline text and save it with POST /api/pipelines instead",
+  redirect: "use the final address the link redirects to",
+  status: "check that the URL points at the pipeline file (or share link) and that it is public",
+  too_large: "pipelines over 1 MiB cannot be imported; save the text with POST /api/pipelines instead",
+};
+
 /** Fetches remote text, turning refusals into INVALID_URL and remote trouble into 502 UPSTREAM_ERROR. */
 async function fetchText(url: string, options: RemoteFetchOptions): Promise<string> {
   try {
@@ -123,7 +132,7 @@ async function fetchText(url: string, options: RemoteFetchOptions): Promise<stri
   } catch (error) {
     if (!(error instanceof RemoteFetchError)) throw error;
     if (error.reason === "timeout" || error.reason === "network") throw new ServiceError(502, "UPSTREAM_ERROR", error.message, { suggestion: "check that the address is reachable from the service, then try again" });
-    throw invalid(error.message, SCHEMES);
+    throw invalid(error.message, FETCH_ADVICE[error.reason] ?? SCHEMES);
   }
 }
 
