@@ -6,11 +6,10 @@
  */
 import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { getConnInfo } from "@hono/node-server/conninfo";
 import { collaborationRoutes } from "./domains/collaboration/routes.js";
 import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
 import { LicenseCache } from "./domains/license/license.js";
@@ -18,14 +17,14 @@ import { licenseRoutes } from "./domains/license/routes.js";
 import { observabilityRoutes } from "./domains/observability/routes.js";
 import { sharedCheck } from "./domains/observability/service.js";
 import { templateRoutes } from "./domains/templates/routes.js";
-import { toolingRoutes } from "./domains/workflow/routes.js";
+import { TOOLING_NAMES, toolingRoutes } from "./domains/workflow/routes.js";
 import { savedPipelineRoutes } from "./domains/workflow/saved-routes.js";
 import { auditTrail } from "./middleware/audit.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";
 import { corsPolicy } from "./middleware/cors.js";
 import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-headers.js";
-import { clientAddress, rateLimit } from "./middleware/rate-limit.js";
+import { clientAddress, rateLimit, transportPeer } from "./middleware/rate-limit.js";
 import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
 import { tracing, type TracingOptions } from "./middleware/tracing.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
@@ -71,16 +70,7 @@ export interface ServiceApp {
 }
 
 /** POST paths that change nothing: the tooling and search (not audited). */
-const STATELESS_POSTS = /^\/api\/pipelines\/(parse|validate|prepare|dag|format|lint|stats|diff|export|search)$/;
-
-/** The transport peer address of a request, when the server gives one. */
-function peerAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
-}
+const STATELESS_POSTS = new RegExp(`^/api/pipelines/(${[...TOOLING_NAMES, "search"].join("|")})$`);
 
 /** Builds the service app. */
 export function createApp(options: AppOptions): ServiceApp {
@@ -103,10 +93,11 @@ export function createApp(options: AppOptions): ServiceApp {
     ["license-headers", licenseHeaders(options.version)],
   ];
   for (const [, handler] of chain) app.use("*", handler);
+  const maxBody = options.bodyLimit ?? 10 * 1024 * 1024;
   const limitBody = bodyLimit({
-    maxSize: options.bodyLimit ?? 10 * 1024 * 1024,
+    maxSize: maxBody,
     onError: () => {
-      throw new ServiceError(413, "PAYLOAD_TOO_LARGE", `request body over ${Math.round((options.bodyLimit ?? 10 * 1024 * 1024) / 1024)} KiB`, {
+      throw new ServiceError(413, "PAYLOAD_TOO_LARGE", `request body over ${Math.round(maxBody / 1024)} KiB`, {
         suggestion: "send a smaller body (SERVICE_BODY_LIMIT sets the cap)",
       });
     },
@@ -130,7 +121,7 @@ export function createApp(options: AppOptions): ServiceApp {
     await next();
   });
   const trusted = options.trustedProxies ?? [];
-  app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, peerAddress(c), trusted) }));
+  app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) }));
   app.route("/", toolingRoutes());
   app.route("/", savedPipelineRoutes(store));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {} }));

@@ -60,6 +60,15 @@ export class SlidingWindowLimiter {
   }
 }
 
+/** The transport peer address of a request, when the server adapter knows it. */
+export function transportPeer(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The client address the limiter counts, honouring forwarding headers only from trusted proxies. */
 export function clientAddress(c: Context, peer: string | undefined, trustedProxies: string[]): string {
   const address = peer ?? "unknown";
@@ -75,15 +84,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const limiter = new SlidingWindowLimiter(options.limit, windowMs);
   const now = options.now ?? Date.now;
   const trusted = options.trustedProxies ?? [];
-  const peerOf =
-    options.peerAddress ??
-    ((c: Context) => {
-      try {
-        return getConnInfo(c).remote.address;
-      } catch {
-        return undefined;
-      }
-    });
+  const peerOf = options.peerAddress ?? transportPeer;
   return async (c, next) => {
     if (!new URL(c.req.url).pathname.startsWith("/api")) return next();
     const waitMs = limiter.check(clientAddress(c, peerOf(c), trusted), now());

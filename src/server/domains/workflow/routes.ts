@@ -27,6 +27,9 @@ function toolRoute(name: string, summary: string, body: z.ZodType, result: z.Zod
   });
 }
 
+/** The stateless tooling endpoints, `POST /api/pipelines/<name>`. */
+export const TOOLING_NAMES = ["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export"] as const;
+
 /** Runs a tool, turning engine errors into the endpoint's error code. */
 async function tool<T>(code: string, work: () => Promise<T> | T): Promise<T> {
   try {

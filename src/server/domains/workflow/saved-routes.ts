@@ -12,12 +12,13 @@ import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js"
 import type { Store } from "../../store/store.js";
 import * as schemas from "./saved-schemas.js";
 import { createSaved, findRevision, readable, rollbackSaved, updateSaved, writable } from "./saved-service.js";
+import { TOOLING_NAMES } from "./routes.js";
 import { searchPipelines } from "./search.js";
 
 const tags = ["pipelines"];
 
 /** The tooling endpoints share the `/api/pipelines/<name>` shape; other methods on them are 405, not "no pipeline parse". */
-const TOOLING = new Set(["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export", "search", "import"]);
+const TOOLING = new Set<string>([...TOOLING_NAMES, "search", "import"]);
 
 function pipelineId(id: string): string {
   if (TOOLING.has(id)) throw new ServiceError(405, "METHOD_NOT_ALLOWED", `/api/pipelines/${id} answers POST only`, { headers: { Allow: "POST" } });

@@ -7,6 +7,7 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
+import { searchWords } from "../../store/search-terms.js";
 import type { Store } from "../../store/store.js";
 import { builtInTemplates } from "../templates/service.js";
 
@@ -30,13 +31,7 @@ interface Searchable {
 
 const WEIGHTS = { name: 3, tag: 2, description: 1, content: 0.5, wholeName: 2 };
 const PER_WORD = WEIGHTS.name + WEIGHTS.tag + WEIGHTS.description + WEIGHTS.content;
-const MAX_WORDS = 8;
 const SNIPPET_LENGTH = 160;
-
-/** The distinct lower-cased words of a query (at most eight, like the store's). */
-export function queryWords(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/\s+/).filter((word) => word.length > 0))].slice(0, MAX_WORDS);
-}
 
 function scoreOf(item: Searchable, words: string[], query: string): number {
   const name = item.name.toLowerCase();
@@ -67,7 +62,7 @@ function snippetOf(item: Searchable, words: string[]): string {
 
 /** Ranked hits for a query; SEARCH_ERROR for an empty query. */
 export async function searchPipelines(store: Store, caller: Caller, query: string, limit = 20): Promise<{ query: string; total: number; hits: SearchHit[] }> {
-  const words = queryWords(query);
+  const words = searchWords(query);
   if (words.length === 0) throw new ServiceError(400, "SEARCH_ERROR", "the query is empty", { suggestion: "send words to look for, e.g. {\"query\": \"rna-seq salmon\"}" });
   const candidates = await store.searchCandidates(query, { visibleTo: caller.admin ? undefined : caller.id, limit: 100 });
   const items: Searchable[] = [
