@@ -74,7 +74,21 @@ function latestEvents(dir: string): RunEvent[] {
   return readEventLog(join(dir, ".strand", "runs", runId, "events.jsonl"));
 }
 
-const readPid = (folder: TempFolder, name: string): number => Number(readFileSync(folder.path(name), "utf8").trim());
+/** The pid a job wrote to a file, or 0 while the file is missing or not yet written (it is created empty first). */
+function readPid(folder: TempFolder, name: string): number {
+  try {
+    const pid = Number(readFileSync(folder.path(name), "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Waits until a job has written its pid to a file, and returns it. */
+async function waitForPid(folder: TempFolder, name: string, what: string): Promise<number> {
+  await waitFor(() => readPid(folder, name) > 0, what);
+  return readPid(folder, name);
+}
 
 describe("strand run on the command line", () => {
   it("prints plain progress lines when not on a terminal, a summary, and exits 0", async () => {
@@ -149,7 +163,7 @@ shell = "touch one.txt"
   it("refuses a second run on the same workdir while the first holds the lock, and takes over a stale lock", async () => {
     const folder = workspace(SLEEPER);
     const first = startStrand(["run"], folder.dir);
-    await waitFor(() => existsSync(folder.path("child.pid")), "the first run's job to start");
+    await waitForPid(folder, "child.pid", "the first run's job to start");
     const second = await runStrand(["run"], { cwd: folder.dir });
     expect(second.exitCode).toBe(1);
     expect(second.stderr).toContain("workdir is locked by another strand process");
@@ -173,9 +187,8 @@ shell = "touch one.txt"
     it(`${signal} cancels: the job's whole process group is terminated, the run is recorded as cancelled, exit ${code}`, async () => {
       const folder = workspace(SLEEPER);
       const run = startStrand(["run"], folder.dir);
-      await waitFor(() => existsSync(folder.path("child.pid")), "the job to start");
-      const jobPid = readPid(folder, "long.pid");
-      const childPid = readPid(folder, "child.pid");
+      const childPid = await waitForPid(folder, "child.pid", "the job to start");
+      const jobPid = await waitForPid(folder, "long.pid", "the job's pid");
       expect(pidAlive(childPid)).toBe(true);
       run.kill(signal);
       const result = await run;
@@ -211,8 +224,7 @@ output = ["second.txt"]
 shell = "cp first.txt second.txt"
 `);
     const run = startStrand(["run"], folder.dir);
-    await waitFor(() => existsSync(folder.path("first.pid")), "the first job to start");
-    const jobPid = readPid(folder, "first.pid");
+    const jobPid = await waitForPid(folder, "first.pid", "the first job to start");
     run.kill("SIGUSR1");
     await waitFor(() => processState(jobPid) === "T", "the job to be stopped");
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -232,8 +244,7 @@ shell = "cp first.txt second.txt"
   it("a paused run can be cancelled", async () => {
     const folder = workspace(SLEEPER);
     const run = startStrand(["run"], folder.dir);
-    await waitFor(() => existsSync(folder.path("child.pid")), "the job to start");
-    const childPid = readPid(folder, "child.pid");
+    const childPid = await waitForPid(folder, "child.pid", "the job to start");
     run.kill("SIGUSR1");
     await waitFor(() => processState(childPid) === "T", "the job to be stopped");
     run.kill("SIGTERM");
@@ -412,7 +423,7 @@ shell = "echo 'no such file' >&2; exit 2"
   it("shows a run in progress as running, and one whose engine died as interrupted", async () => {
     const folder = workspace(SLEEPER);
     const run = startStrand(["run"], folder.dir);
-    await waitFor(() => existsSync(folder.path("child.pid")), "the job to start");
+    await waitForPid(folder, "child.pid", "the job to start");
     const during = parseJson<{ run: { status: string; running_jobs: string[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
     expect(during.run.status).toBe("running");
     expect(during.run.running_jobs).toEqual(["long"]);
