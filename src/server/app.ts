@@ -4,6 +4,9 @@
  * domain built from `@hono/zod-openapi` route definitions, the OpenAPI 3.1 document, and the error body
  * for every failure (bad JSON, schema failures, unknown paths, wrong methods, oversized bodies).
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -17,6 +20,9 @@ import { licenseRoutes } from "./domains/license/routes.js";
 import { observabilityRoutes } from "./domains/observability/routes.js";
 import { sharedCheck } from "./domains/observability/service.js";
 import { templateRoutes } from "./domains/templates/routes.js";
+import { executionRoutes } from "./domains/execution/routes.js";
+import { EventBus } from "./events/event-bus.js";
+import { eventRoutes } from "./events/routes.js";
 import { TOOLING_NAMES, toolingRoutes } from "./domains/workflow/routes.js";
 import { savedPipelineRoutes } from "./domains/workflow/saved-routes.js";
 import { auditTrail } from "./middleware/audit.js";
@@ -27,6 +33,7 @@ import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-header
 import { clientAddress, rateLimit, transportPeer } from "./middleware/rate-limit.js";
 import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
 import { tracing, type TracingOptions } from "./middleware/tracing.js";
+import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
 import type { Store } from "./store/store.js";
 
@@ -56,6 +63,12 @@ export interface AppOptions {
   basePath?: string;
   /** The built browser app (default `dist/web` of the package). */
   webRoot?: string;
+  /** The bus behind GET /api/events (default: a new one). */
+  events?: EventBus;
+  /** Keep-alive interval of GET /api/events (default 15 s). */
+  eventPingMs?: number;
+  /** Run supervision settings (tests shorten the sampling interval and the cancel grace). */
+  runner?: Partial<Omit<SupervisorOptions, "store" | "events">>;
 }
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
@@ -67,6 +80,10 @@ export interface ServiceApp {
   app: OpenAPIHono;
   /** The names of the middleware as installed, outermost first. */
   middleware: string[];
+  /** The run supervisor (close it when the service stops; engines keep running). */
+  supervisor: RunSupervisor;
+  /** Settles once runs left by a previous service process are started, re-attached or finished. */
+  recovered: Promise<void>;
 }
 
 /** POST paths that change nothing: the tooling and search (not audited). */
@@ -126,6 +143,18 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", savedPipelineRoutes(store));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {} }));
   app.route("/", templateRoutes(store));
+  const events = options.events ?? new EventBus();
+  app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));
+  const tracingLog = options.log;
+  const log = tracingLog ? (line: string) => tracingLog("info", line) : (line: string) => console.error(line);
+  const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
+  app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir() }));
+  const recovered = supervisor.recover().then(
+    (summary) => {
+      if (summary.started + summary.attached + summary.finished > 0) log(`runs after restart: ${summary.attached} re-attached, ${summary.finished} finished from their event logs, ${summary.started} started`);
+    },
+    (error: unknown) => log(`run recovery failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
   app.route(
@@ -141,7 +170,7 @@ export function createApp(options: AppOptions): ServiceApp {
         license: () => license.get(),
         aiProvider: () => null,
       },
-      { requestsTotal: () => requestsTotal, activeRuns: () => 0, queuedRuns: () => 0, sseSubscribers: () => 0 },
+      { requestsTotal: () => requestsTotal, activeRuns: () => supervisor.counts().active, queuedRuns: () => supervisor.counts().queued, sseSubscribers: () => events.subscriberCount },
     ),
   );
 
@@ -179,7 +208,15 @@ export function createApp(options: AppOptions): ServiceApp {
     applyLicenseHeaders(response.headers, options.version);
     return response;
   });
-  return { app, middleware: chain.map(([name]) => name) };
+  return { app, middleware: chain.map(([name]) => name), supervisor, recovered };
+}
+
+let fallbackRunsDir: string | undefined;
+
+/** Where runs go when no data directory was given (an embedding or a test): a folder made once per process. */
+function runsFallbackDir(): string {
+  fallbackRunsDir ??= mkdtempSync(join(tmpdir(), "strand-data-"));
+  return fallbackRunsDir;
 }
 
 /** Hono's own exceptions (malformed JSON in a validator, …) as service errors. */

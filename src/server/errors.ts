@@ -13,6 +13,7 @@ export interface ErrorBody {
   message: string;
   detail?: string;
   suggestion?: string;
+  [extra: string]: unknown;
 }
 
 /** A failure with a specification code and HTTP status. */
@@ -21,7 +22,7 @@ export class ServiceError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: string,
     message: string,
-    readonly extra: { detail?: string; suggestion?: string; headers?: Record<string, string> } = {},
+    readonly extra: { detail?: string; suggestion?: string; headers?: Record<string, string>; fields?: Record<string, unknown> } = {},
   ) {
     super(message);
   }
@@ -33,6 +34,8 @@ export class ServiceError extends Error {
       message: this.message,
       ...(this.extra.detail !== undefined ? { detail: this.extra.detail } : {}),
       ...(this.extra.suggestion !== undefined ? { suggestion: this.extra.suggestion } : {}),
+      // Extra fields some errors carry (a refused run's `findings`).
+      ...this.extra.fields,
     };
   }
 }

@@ -17,7 +17,7 @@ export interface RunningService {
 /** Opens (and migrates) the store, then listens on the configured address; resolves once the port is bound. */
 export async function startService(config: ServiceConfig, version: string): Promise<RunningService> {
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
-  const { app } = createApp({
+  const { app, supervisor } = createApp({
     version,
     store,
     dataDir: config.dataDir,
@@ -42,7 +42,13 @@ export async function startService(config: ServiceConfig, version: string): Prom
         url: `http://${host}:${info.port}`,
         port: info.port,
         storage: store.kind,
-        close: () => new Promise<void>((done) => server.close(() => done())).then(() => store.close()),
+        close: () =>
+          new Promise<void>((done) => {
+            // Engines keep running (the next start re-attaches to them); event streams are ended.
+            supervisor.close();
+            server.close(() => done());
+            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }).then(() => store.close()),
       });
     });
     server.once("error", onError);

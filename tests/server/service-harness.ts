@@ -4,6 +4,7 @@
  */
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp, type AppOptions } from "../../src/server/app.js";
+import type { RunSupervisor } from "../../src/server/runner/supervisor.js";
 import type { Store } from "../../src/server/store/store.js";
 import { openTempStore } from "../support/temp-store.js";
 
@@ -11,6 +12,10 @@ export interface TestService {
   url: string;
   lines: string[];
   store: Store;
+  /** The data directory the app was given (run workspaces are under `runs/`). */
+  dataDir: string | undefined;
+  /** The run supervisor (tests wait on `whenFinished`). */
+  supervisor: RunSupervisor;
   close(): Promise<void>;
 }
 
@@ -19,7 +24,7 @@ export async function startTestService(options: Partial<AppOptions> = {}): Promi
   const lines: string[] = [];
   const temp = options.store ? undefined : await openTempStore();
   const store = options.store ?? temp!.store;
-  const { app } = createApp({ version: "9.9.9-test", log: (level, line) => void lines.push(`${level} ${line}`), dataDir: temp?.dataDir, ...options, store });
+  const { app, supervisor } = createApp({ version: "9.9.9-test", log: (level, line) => void lines.push(`${level} ${line}`), dataDir: temp?.dataDir, ...options, store });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
@@ -28,6 +33,14 @@ export async function startTestService(options: Partial<AppOptions> = {}): Promi
     url: `http://127.0.0.1:${port}`,
     lines,
     store,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => temp?.dispose()),
+    dataDir: options.dataDir ?? temp?.dataDir,
+    supervisor,
+    close: () =>
+      new Promise<void>((resolve) => {
+        supervisor.close();
+        server.close(() => resolve());
+        // Event streams stay open until the server ends them.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }).then(() => temp?.dispose()),
   };
 }

@@ -1,0 +1,168 @@
+/**
+ * HTTP adapter of runs: create and list, the detail and its views (status, dag-status, logs, results,
+ * diagnostics), and the control operations (cancel, pause, resume, retry).
+ */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { bodyHook } from "../../body-hook.js";
+import { callerOf } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import { noteAudit } from "../../middleware/audit.js";
+import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js";
+import type { RunStatus } from "../../store/store.js";
+import {
+  CreateRunBody,
+  RunDagStatus,
+  RunDetail,
+  RunDiagnosticsView,
+  RunIdParam,
+  RunListQuery,
+  RunLogsQuery,
+  RunLogsView,
+  RunPageSchema,
+  RunRefusal,
+  RunResultsView,
+  RunSchema,
+  RunStatusView,
+} from "./schemas.js";
+import { cancelRun, createRun, pauseRun, resumeRun, retryRun, runDetail, runView, type ExecutionContext } from "./service.js";
+import { runDagStatus, runDiagnostics, runLogs, runResults, runStatus } from "./views.js";
+
+const TAGS = ["runs"];
+const notFound = failureResponse("no such run (or not yours)");
+
+const createRunRoute = createRoute({
+  method: "post",
+  path: "/api/runs",
+  tags: TAGS,
+  summary: "Start a run of pipeline text or of a saved pipeline; the pipeline is validated first",
+  request: jsonBody(CreateRunBody),
+  responses: {
+    201: jsonResponse(RunSchema, "the queued run"),
+    400: jsonResponse(RunRefusal, "MISSING_FIELD, BAD_REQUEST, VALIDATE_ERROR (with findings) or RUN_ERROR (a target this server cannot use)"),
+    404: failureResponse("pipeline_id names no pipeline you can read"),
+  },
+});
+
+const listRunsRoute = createRoute({
+  method: "get",
+  path: "/api/runs",
+  tags: TAGS,
+  summary: "Runs, newest first, a page at a time (stable while runs are created)",
+  request: { query: RunListQuery },
+  responses: { 200: jsonResponse(RunPageSchema, "a page; next_cursor is null on the last"), 400: failureResponse("a cursor this server did not issue") },
+});
+
+const getRunRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}",
+  tags: TAGS,
+  summary: "A run with the tail of its engine log",
+  request: { params: RunIdParam },
+  responses: { 200: jsonResponse(RunDetail, "the run"), 404: notFound },
+});
+
+const idRequest = { params: RunIdParam };
+const viewResponses = <R>(ok: R) => ({ 200: ok, 404: notFound });
+
+const statusRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/status",
+  tags: TAGS,
+  summary: "Live status: nodes grouped by rule with job counts, timeline, resources",
+  request: idRequest,
+  responses: viewResponses(jsonResponse(RunStatusView, "the run's status")),
+});
+const dagStatusRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/dag-status",
+  tags: TAGS,
+  summary: "The pipeline's DAG with per-node live status, job totals and an ETA",
+  request: idRequest,
+  responses: viewResponses(jsonResponse(RunDagStatus, "the DAG with live status")),
+});
+const logsRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/logs",
+  tags: TAGS,
+  summary: "A page of the engine's log or of one job's stdout/stderr",
+  request: { params: RunIdParam, query: RunLogsQuery },
+  responses: { ...viewResponses(jsonResponse(RunLogsView, "a page of lines")), 400: failureResponse("a stream that needs a job, or a job with the engine stream") },
+});
+const resultsRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/results",
+  tags: TAGS,
+  summary: "Declared outputs that exist, with sizes",
+  request: idRequest,
+  responses: viewResponses(jsonResponse(RunResultsView, "output files")),
+});
+const diagnosticsRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/diagnostics",
+  tags: TAGS,
+  summary: "Why jobs failed: one diagnosis per failed job from the rule engine",
+  request: idRequest,
+  responses: viewResponses(jsonResponse(RunDiagnosticsView, "failures, warnings and bottlenecks")),
+});
+
+const control = (action: "cancel" | "pause" | "resume" | "retry", summary: string) =>
+  createRoute({
+    method: "post",
+    path: `/api/runs/{id}/${action}`,
+    tags: TAGS,
+    summary,
+    request: { params: RunIdParam },
+    responses: {
+      [action === "retry" ? 201 : 200]: jsonResponse(RunSchema, action === "retry" ? "the new run" : "the run"),
+      400: failureResponse(action === "retry" ? "RETRY_ERROR: the run's state does not allow it" : "RUN_ERROR: the run's state does not allow it"),
+      404: notFound,
+    },
+  });
+
+/** The runs router. */
+export function executionRoutes(context: ExecutionContext): OpenAPIHono {
+  const router = new OpenAPIHono();
+  router.openapi(
+    createRunRoute,
+    async (c) => {
+      const body = c.req.valid("json");
+      if (body.toml_content === undefined && body.pipeline_id === undefined) {
+        throw new ServiceError(400, "MISSING_FIELD", "missing required field: toml_content (or pipeline_id)", { suggestion: 'send {"toml_content": "<pipeline TOML>"} or {"pipeline_id": "<saved pipeline id>"}' });
+      }
+      if (body.toml_content !== undefined && body.pipeline_id !== undefined) {
+        throw new ServiceError(400, "BAD_REQUEST", "send toml_content or pipeline_id, not both", { suggestion: "pipeline_id runs a saved pipeline; toml_content runs the text you send" });
+      }
+      const run = await createRun(context, callerOf(c), body);
+      noteAudit(c, "run.create", `run/${run.id}`);
+      return c.json(run, 201);
+    },
+    bodyHook,
+  );
+  router.openapi(listRunsRoute, async (c) => {
+    const query = c.req.valid("query");
+    const caller = callerOf(c);
+    const page = await context.store.listRuns({ limit: query.limit, cursor: query.cursor, status: query.status as RunStatus | undefined, q: query.q, owner: caller.admin ? undefined : caller.id });
+    return c.json({ items: page.items.map((run) => runView(context, run)), next_cursor: page.next_cursor, total: page.total }, 200);
+  });
+  router.openapi(getRunRoute, async (c) => c.json(await runDetail(context, callerOf(c), c.req.valid("param").id), 200));
+  router.openapi(statusRoute, async (c) => c.json(await runStatus(context, callerOf(c), c.req.valid("param").id), 200));
+  router.openapi(dagStatusRoute, async (c) => c.json(await runDagStatus(context, callerOf(c), c.req.valid("param").id), 200));
+  router.openapi(logsRoute, async (c) => c.json(await runLogs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  router.openapi(resultsRoute, async (c) => c.json(await runResults(context, callerOf(c), c.req.valid("param").id), 200));
+  router.openapi(diagnosticsRoute, async (c) => c.json(await runDiagnostics(context, callerOf(c), c.req.valid("param").id), 200));
+  const operations = { cancel: cancelRun, pause: pauseRun, resume: resumeRun } as const;
+  for (const [action, operation] of Object.entries(operations)) {
+    router.openapi(control(action as keyof typeof operations, `${action[0]!.toUpperCase()}${action.slice(1)} a run`), async (c) => {
+      const { id } = c.req.valid("param");
+      noteAudit(c, `run.${action}`, `run/${id}`);
+      return c.json(await operation(context, callerOf(c), id), 200);
+    });
+  }
+  router.openapi(control("retry", "Retry a failed or cancelled run: a new run re-executes failed jobs and their downstream only"), async (c) => {
+    const { id } = c.req.valid("param");
+    const run = await retryRun(context, callerOf(c), id);
+    noteAudit(c, "run.retry", `run/${run.id}`);
+    return c.json(run, 201);
+  });
+  return router;
+}

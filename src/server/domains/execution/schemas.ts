@@ -1,0 +1,144 @@
+/**
+ * Request and response types of the runs endpoints (they generate this part of the OpenAPI document).
+ */
+import { z } from "@hono/zod-openapi";
+import { TARGET_TYPES } from "../../runner/engine-command.js";
+import { RUN_STATUSES } from "../../store/store.js";
+import { DagResult, FindingSchema } from "../workflow/schemas.js";
+
+/** One line of text for an engine argument: no line breaks or NUL bytes. */
+const argumentText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n\0]+$/, "must be one line of text");
+
+export const RunTargetSchema = z
+  .object({
+    type: z.enum(TARGET_TYPES).openapi({ description: "where the jobs run (default local)" }),
+    partition: argumentText(200).optional().openapi({ description: "scheduler partition (slurm) or queue" }),
+    queue: argumentText(200).optional().openapi({ description: "scheduler queue (pbs, sge, lsf); same as partition" }),
+    account: argumentText(200).optional(),
+    walltime: argumentText(64).optional().openapi({ description: "default time limit per scheduler job, e.g. 01:00:00" }),
+    extra_args: z.array(argumentText(500)).max(32).optional().openapi({ description: "extra submission options, e.g. --qos=short" }),
+    max_submitted: z.number().int().min(1).max(100_000).optional().openapi({ description: "scheduler jobs in flight at once" }),
+    poll_interval: z.union([z.number().int().min(1).max(3600), argumentText(32)]).optional().openapi({ description: "how often to ask the scheduler (seconds or 5s, 1m)" }),
+    image: argumentText(500).optional().openapi({ description: "container target: the image every rule without its own environment runs in" }),
+    runtime: z.enum(["docker", "podman", "apptainer", "singularity"]).optional().openapi({ description: "container target: the program that runs the image" }),
+  })
+  .strict()
+  .openapi("RunTarget");
+
+export const CreateRunBody = z
+  .object({
+    toml_content: z.string().max(5_000_000).optional().openapi({ description: "pipeline TOML text (or give pipeline_id)" }),
+    pipeline_id: z.string().min(1).max(128).optional().openapi({ description: "a saved pipeline to run (its current revision is recorded)" }),
+    target: RunTargetSchema.optional(),
+    jobs: z.number().int().min(1).max(1024).optional().openapi({ description: "jobs at once (default 1)" }),
+    keep_going: z.boolean().optional().openapi({ description: "keep running independent jobs after a failure" }),
+    dry_run: z.boolean().optional().openapi({ description: "plan only: the run records what would execute (GET …/results lists nothing)" }),
+    samples: z.array(argumentText(200).regex(/^[^,]+$/, "one sample per entry (no commas)")).max(10_000).optional().openapi({ description: "samples to use: names, first:N" }),
+    targets: z.array(argumentText(200)).max(1000).optional().openapi({ description: "run only these rules (prefix match) and what they need" }),
+    config: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/, "a config key: letters, digits, _ . -"), z.union([z.string().max(10_000).regex(/^[^\0]*$/, "no NUL bytes"), z.number(), z.boolean()]))
+      .optional()
+      .openapi({ description: "config overrides, like --arg KEY=VALUE" }),
+  })
+  .strict()
+  .openapi("CreateRun");
+
+export const RunCountsSchema = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int(), pending: z.number().int() }).openapi("RunCounts");
+
+export const RunSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(RUN_STATUSES as [string, ...string[]]),
+    pipeline_id: z.string().nullable(),
+    pipeline_revision: z.number().int().nullable(),
+    workflow_name: z.string(),
+    owner: z.string(),
+    target: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    exit_code: z.number().int().nullable(),
+    counts: RunCountsSchema,
+    retry_of: z.string().nullable(),
+    dry_run: z.boolean(),
+    workspace: z.string().nullable().openapi({ description: "the run's working folder on the server" }),
+    error: z.string().nullable().openapi({ description: "why the run failed or was cancelled" }),
+  })
+  .openapi("Run");
+
+export const RunDetail = RunSchema.extend({ log_tail: z.array(z.string()).openapi({ description: "the last 100 lines of the engine's log" }) }).openapi("RunDetail");
+
+export const RunPageSchema = z.object({ items: z.array(RunSchema), next_cursor: z.string().nullable(), total: z.number().int() }).openapi("RunPage");
+
+export const RunListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "page size (default 50, at most 500)" }),
+  cursor: z.string().max(500).optional().openapi({ description: "next_cursor of the previous page" }),
+  status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
+  q: z.string().max(200).optional().openapi({ description: "part of the workflow name" }),
+});
+
+export const RunIdParam = z.object({ id: z.string().min(1).max(128).openapi({ param: { name: "id", in: "path" }, description: "run id" }) });
+
+const RuleJobsSchema = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int() });
+const NodeStatusSchema = z.enum(["pending", "running", "completed", "failed", "skipped"]);
+
+export const RunStatusView = z
+  .object({
+    status: z.string(),
+    nodes: z.array(z.object({ rule: z.string(), status: NodeStatusSchema, jobs: RuleJobsSchema, duration_ms: z.number().nullable() })),
+    timeline: z.array(z.object({ time: z.string(), type: z.string(), rule: z.string().nullable(), job: z.string().nullable(), message: z.string() })),
+    resources: z.object({ cpu_pct: z.number(), memory_mb: z.number(), peak_memory_mb: z.number(), disk_mb: z.number() }),
+  })
+  .openapi("RunStatusView");
+
+export const RunDagStatus = DagResult.extend({
+  nodes: z.array(z.record(z.string(), z.unknown()).openapi({ description: "a DAG node with status and jobs" })),
+  status: z.string(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  running: z.number().int(),
+  pending: z.number().int(),
+  skipped: z.number().int(),
+  eta_ms: z.number().int().nullable().openapi({ description: "estimated time to finish (null until a job has finished; 0 once the run has ended)" }),
+}).openapi("RunDagStatus");
+
+export const RunLogsQuery = z.object({
+  job: z.string().min(1).max(500).optional().openapi({ description: "a job of the run (default: the engine's log)" }),
+  stream: z.enum(["stdout", "stderr", "engine"]).optional().openapi({ description: "default: stderr with a job, engine without" }),
+  offset: z.coerce.number().int().min(0).optional().openapi({ description: "byte offset: next_offset of the previous page" }),
+  limit: z.coerce.number().int().min(1).max(10_000).optional().openapi({ description: "lines (default 1000)" }),
+});
+
+export const RunLogsView = z
+  .object({ job: z.string().nullable(), stream: z.string(), lines: z.array(z.string()), next_offset: z.number().int(), eof: z.boolean() })
+  .openapi("RunLogs");
+
+export const RunResultsView = z
+  .object({
+    files: z.array(z.object({ path: z.string(), size_bytes: z.number().int(), rule: z.string(), modified_at: z.string() })),
+    total_size_bytes: z.number().int(),
+  })
+  .openapi("RunResults");
+
+export const RunDiagnosticsView = z
+  .object({
+    failures: z.array(
+      z.object({
+        rule: z.string().nullable(),
+        job: z.string().nullable(),
+        exit_code: z.number().int().nullable(),
+        pattern: z.string(),
+        category: z.string(),
+        likely_cause: z.string(),
+        suggestions: z.array(z.string()),
+        log_excerpt: z.array(z.string()),
+      }),
+    ),
+    warnings: z.array(z.record(z.string(), z.unknown())),
+    bottlenecks: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi("RunDiagnostics");
+
+export const RunRefusal = z
+  .object({ code: z.string(), message: z.string(), detail: z.string().optional(), suggestion: z.string().optional(), findings: z.array(FindingSchema).optional() })
+  .openapi("RunRefusal");

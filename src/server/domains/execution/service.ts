@@ -1,0 +1,294 @@
+/**
+ * Runs, free of HTTP: create (check the pipeline, make the run's workspace, record it, hand it to the
+ * supervisor), list and read, and the control operations with the state rules of api-decisions
+ * (queued→running|cancelled; running→paused|completed|failed|cancelled; paused→running|cancelled).
+ * Every run has its own workspace under the data directory, except a retry, which reuses its parent's so
+ * the engine's checkpoint decides what runs again; each run keeps its own files in `.strand/runs/<id>`.
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { validatePipeline } from "../../../engine/check/validate.js";
+import { EngineError } from "../../../engine/findings.js";
+import { findExecutable } from "../../../engine/run/environment-wrap.js";
+import type { Caller } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import type { EventBus } from "../../events/event-bus.js";
+import { runFiles, type RunRequest } from "../../runner/engine-command.js";
+import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
+import { isStoreError } from "../../store/store-error.js";
+import type { Run, RunCounts, RunStatus, RunTarget, Store } from "../../store/store.js";
+import { readable } from "../workflow/saved-service.js";
+import { apiFinding, isParseFailure, loadDetached, type ApiFinding } from "../workflow/service.js";
+import { tailLines } from "./log-pages.js";
+
+/** What the run operations need. */
+export interface ExecutionContext {
+  store: Store;
+  events: EventBus;
+  supervisor: RunSupervisor;
+  /** Run workspaces are made under `<dataDir>/runs`. */
+  dataDir: string;
+}
+
+/** The body of POST /api/runs (after schema validation). */
+export interface CreateRunInput {
+  toml_content?: string;
+  pipeline_id?: string;
+  target?: RunTarget;
+  jobs?: number;
+  keep_going?: boolean;
+  dry_run?: boolean;
+  samples?: string[];
+  targets?: string[];
+  config?: Record<string, string | number | boolean>;
+}
+
+/** A run as the API shows it (the runner's pid and file paths stay inside). */
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  pipeline_id: string | null;
+  pipeline_revision: number | null;
+  workflow_name: string;
+  owner: string;
+  target: RunTarget;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  exit_code: number | null;
+  counts: RunCounts;
+  retry_of: string | null;
+  dry_run: boolean;
+  workspace: string | null;
+  error: string | null;
+}
+
+const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"];
+const SCHEDULER_PROGRAMS: Record<string, string> = { slurm: "sbatch", pbs: "qsub", sge: "qsub", lsf: "bsub" };
+
+/** The API view of a run; a run this process supervises shows its live counts. */
+export function runView(context: ExecutionContext, run: Run): RunView {
+  const live = context.supervisor.progress(run.id);
+  return {
+    id: run.id,
+    status: run.status,
+    pipeline_id: run.pipeline_id,
+    pipeline_revision: run.pipeline_revision,
+    workflow_name: run.workflow_name,
+    owner: run.owner,
+    target: run.target,
+    created_at: run.created_at,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    exit_code: run.exit_code,
+    counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts,
+    retry_of: run.retry_of,
+    dry_run: run.workspace ? readRequest(runFiles(run.workspace, run.id))?.dry_run === true : false,
+    workspace: run.workspace,
+    error: run.error,
+  };
+}
+
+/** The run with this id if the caller may read it (others' runs are 404, not 403: no existence oracle). */
+export async function readableRun(context: ExecutionContext, caller: Caller, id: string): Promise<Run> {
+  let run: Run;
+  try {
+    run = await context.store.getRun(id);
+  } catch (error) {
+    if (isStoreError(error, "NOT_FOUND")) throw new ServiceError(404, "NOT_FOUND", `no run ${id}`, { suggestion: "GET /api/runs lists the runs you can see" });
+    throw error;
+  }
+  if (!caller.admin && run.owner !== caller.id) throw new ServiceError(404, "NOT_FOUND", `no run ${id}`, { suggestion: "GET /api/runs lists the runs you can see" });
+  return run;
+}
+
+/** Checks the pipeline, makes the run's workspace, records the run (queued) and starts its engine. */
+export async function createRun(context: ExecutionContext, caller: Caller, input: CreateRunInput): Promise<RunView> {
+  let text: string;
+  let pipelineId: string | null = null;
+  let revision: number | null = null;
+  if (input.pipeline_id !== undefined) {
+    const pipeline = await readable(context.store, caller, input.pipeline_id);
+    text = pipeline.toml_content;
+    pipelineId = pipeline.id;
+    revision = pipeline.revision;
+  } else {
+    text = input.toml_content!;
+  }
+  const target = checkTarget(input.target ?? { type: "local" });
+  const workflowName = await checkPipeline(text, input);
+  const id = randomUUID();
+  const workspace = join(context.dataDir, "runs", id);
+  const request: RunRequest = {
+    target,
+    jobs: input.jobs,
+    keep_going: input.keep_going,
+    dry_run: input.dry_run,
+    samples: input.samples,
+    targets: input.targets,
+    config: input.config,
+  };
+  const files = runFiles(workspace, id);
+  mkdirSync(files.dir, { recursive: true });
+  writeFileSync(files.pipeline, text);
+  writeFileSync(files.request, `${JSON.stringify(request, null, 2)}\n`);
+  const run = await context.store.createRun({
+    id,
+    status: "queued",
+    pipeline_id: pipelineId,
+    pipeline_revision: revision,
+    workflow_name: workflowName,
+    owner: caller.id,
+    target,
+    workspace,
+    events_path: files.events,
+  });
+  announceQueued(context, run);
+  context.supervisor.launch(run, request);
+  return runView(context, run);
+}
+
+/** Retry: a new run in the parent's workspace that re-executes failed jobs and what depends on them. */
+export async function retryRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
+  const parent = await readableRun(context, caller, id);
+  if (parent.status !== "failed" && parent.status !== "cancelled") {
+    const suggestion = parent.status === "completed" ? "nothing failed: start a new run with POST /api/runs to run it again" : `wait for it to end, or cancel it (POST /api/runs/${id}/cancel), then retry`;
+    throw new ServiceError(400, "RETRY_ERROR", `run ${id} is ${parent.status}; only a failed or cancelled run can be retried`, { suggestion });
+  }
+  const workspace = parent.workspace;
+  const parentRequest = workspace ? readRequest(runFiles(workspace, parent.id)) : undefined;
+  if (!workspace || !existsSync(runFiles(workspace, parent.id).pipeline) || !parentRequest) {
+    throw new ServiceError(400, "RETRY_ERROR", `run ${id}'s workspace is gone, so there is no checkpoint to retry from`, { suggestion: "start a new run with POST /api/runs" });
+  }
+  if (parentRequest.dry_run) throw new ServiceError(400, "RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
+  const busy = context.supervisor.busyWorkspace(workspace);
+  if (busy) throw new ServiceError(400, "RETRY_ERROR", `run ${busy.id} is already working in this workspace (${busy.status})`, { suggestion: `wait for run ${busy.id} to end, or cancel it` });
+  const request: RunRequest = { ...parentRequest, retry_failed: true, dry_run: false };
+  const newId = randomUUID();
+  const files = runFiles(workspace, newId);
+  mkdirSync(files.dir, { recursive: true });
+  writeFileSync(files.request, `${JSON.stringify(request, null, 2)}\n`);
+  const run = await context.store.createRun({
+    id: newId,
+    status: "queued",
+    pipeline_id: parent.pipeline_id,
+    pipeline_revision: parent.pipeline_revision,
+    workflow_name: parent.workflow_name,
+    owner: caller.id,
+    target: parent.target,
+    workspace,
+    events_path: files.events,
+    retry_of: parent.id,
+  });
+  announceQueued(context, run);
+  context.supervisor.launch(run, request);
+  return runView(context, run);
+}
+
+/** Cancel: a queued, running or paused run becomes cancelled (again: answered with the run as it is). */
+export async function cancelRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
+  const run = await readableRun(context, caller, id);
+  if (run.status === "cancelled") return runView(context, run);
+  if (run.status === "completed" || run.status === "failed") {
+    throw new ServiceError(400, "RUN_ERROR", `run ${id} is ${run.status}; only a queued, running or paused run can be cancelled`, { suggestion: run.status === "failed" ? `POST /api/runs/${id}/retry re-runs what failed` : undefined });
+  }
+  const now = new Date().toISOString();
+  // The row is written first, so the engine's own end cannot overwrite the user's decision.
+  const patch = run.status === "queued" ? { status: "cancelled" as const, finished_at: now, error: "cancelled before it started" } : { status: "cancelled" as const, error: "cancelled by request" };
+  const cancelled = await transition(context, run, ["queued", "running", "paused"], patch);
+  context.supervisor.noteStatus(id, "cancelled");
+  context.supervisor.cancel(id);
+  context.events.publish("run_cancelled", { run_id: id, status: "cancelled", cancelled_at: now }, run.owner);
+  return runView(context, cancelled);
+}
+
+/** Pause: a running run stops starting jobs and suspends its running local jobs. */
+export async function pauseRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
+  const run = await readableRun(context, caller, id);
+  if (run.status !== "running") throw stateError(id, run.status, "paused", "only a running run can be paused");
+  if (!context.supervisor.pause(id)) throw new ServiceError(400, "RUN_ERROR", `run ${id}'s engine is not reachable from this service (still starting, or already ending)`, { suggestion: "try again in a moment" });
+  const paused = await transition(context, run, ["running"], { status: "paused" });
+  context.supervisor.noteStatus(id, "paused");
+  context.events.publish("run_paused", { run_id: id, status: "paused" }, run.owner);
+  return runView(context, paused);
+}
+
+/** Resume: a paused run carries on. */
+export async function resumeRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
+  const run = await readableRun(context, caller, id);
+  if (run.status !== "paused") throw stateError(id, run.status, "resumed", "only a paused run can be resumed");
+  if (!context.supervisor.resume(id)) throw new ServiceError(400, "RUN_ERROR", `run ${id}'s engine is not reachable from this service`, { suggestion: "cancel the run and retry it" });
+  const resumed = await transition(context, run, ["paused"], { status: "running" });
+  context.supervisor.noteStatus(id, "running");
+  context.events.publish("run_resumed", { run_id: id, status: "running" }, run.owner);
+  return runView(context, resumed);
+}
+
+/** The detail view: the run and the last 100 lines of the engine's log. */
+export async function runDetail(context: ExecutionContext, caller: Caller, id: string): Promise<RunView & { log_tail: string[] }> {
+  const run = await readableRun(context, caller, id);
+  const logTail = run.workspace ? await tailLines(runFiles(run.workspace, run.id).engineLog, 100) : [];
+  return { ...runView(context, run), log_tail: logTail };
+}
+
+async function transition(context: ExecutionContext, run: Run, from: RunStatus[], patch: Partial<Run>): Promise<Run> {
+  try {
+    return await context.store.updateRun(run.id, patch, { expectedStatus: from });
+  } catch (error) {
+    if (!isStoreError(error, "CONFLICT")) throw error;
+    const now = await context.store.getRun(run.id);
+    throw new ServiceError(400, "RUN_ERROR", `run ${run.id} is ${now.status} now`, { suggestion: `GET /api/runs/${run.id} shows its state` });
+  }
+}
+
+function stateError(id: string, status: RunStatus, verb: string, rule: string): ServiceError {
+  return new ServiceError(400, "RUN_ERROR", `run ${id} is ${status} and cannot be ${verb}; ${rule}`, { suggestion: `GET /api/runs/${id} shows its state` });
+}
+
+function announceQueued(context: ExecutionContext, run: Run): void {
+  context.events.publish("run_queued", { run_id: run.id, workflow_name: run.workflow_name, pipeline_id: run.pipeline_id, retry_of: run.retry_of, created_at: run.created_at }, run.owner);
+}
+
+/** Loads the pipeline with the run's samples and config and refuses it when validation finds errors. */
+async function checkPipeline(text: string, input: CreateRunInput): Promise<string> {
+  const refuse = (findings: ApiFinding[]) => {
+    const first = findings[0]!;
+    const where = first.line !== null ? ` (line ${first.line}${first.column !== null ? `, column ${first.column}` : ""})` : "";
+    return new ServiceError(400, "VALIDATE_ERROR", `the pipeline has ${findings.length} error${findings.length === 1 ? "" : "s"}; first: ${first.message}${where}`, {
+      suggestion: first.suggestion ?? "fix the findings (POST /api/pipelines/validate shows them all) and start the run again",
+      fields: { findings },
+    });
+  };
+  const config = input.config ? Object.fromEntries(Object.entries(input.config).map(([key, value]) => [key, String(value)])) : undefined;
+  let pipeline;
+  try {
+    pipeline = await loadDetached(text, { config, samples: input.samples?.join(",") });
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    const finding = apiFinding(error.finding);
+    if (isParseFailure(error)) finding.code = "PARSE_ERROR";
+    throw refuse([finding]);
+  }
+  const errors = validatePipeline(pipeline).findings.filter((finding) => finding.severity === "error").map(apiFinding);
+  if (errors.length > 0) throw refuse(errors);
+  return pipeline.workflow.name;
+}
+
+/** Normalises a target and refuses ones this server cannot run. */
+function checkTarget(target: RunTarget): RunTarget {
+  if (target.type === "cloud_batch") {
+    throw new ServiceError(400, "RUN_ERROR", "cloud_batch targets are not available on this server yet", { suggestion: "use target.type local, a scheduler (slurm, pbs, sge, lsf) or container" });
+  }
+  if (target.type === "container") {
+    if (typeof target.image !== "string" || target.image.trim() === "") throw new ServiceError(400, "RUN_ERROR", "a container target needs an image", { suggestion: 'send target {"type": "container", "image": "ubuntu:24.04"}' });
+    if (target.runtime !== undefined && !["docker", "podman", "apptainer", "singularity"].includes(String(target.runtime))) {
+      throw new ServiceError(400, "RUN_ERROR", `unknown container runtime '${String(target.runtime)}'`, { suggestion: "use docker, podman, apptainer or singularity" });
+    }
+  }
+  const program = SCHEDULER_PROGRAMS[target.type];
+  if (program && !findExecutable(program)) {
+    throw new ServiceError(400, "RUN_ERROR", `${target.type} is not available here: '${program}' is not on the service's PATH`, { suggestion: `install the ${target.type} client tools where the service runs, or use target.type local` });
+  }
+  return target;
+}

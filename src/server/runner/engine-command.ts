@@ -1,0 +1,113 @@
+/**
+ * How a run becomes an engine command: the workspace layout every run uses, the request options the
+ * service accepts, and the `strand run` (or `strand dry-run`) argument list built from them. Arguments are
+ * passed to the process as a list (no shell), and every value travels as `--option=value`, so a sample
+ * name like `--rerun` can never become an option. Execution targets become an engine profile
+ * (`profiles/<name>.toml` beside the pipeline) so scheduler and container settings reach the engine the
+ * same way a user's own profile would.
+ */
+import { join } from "node:path";
+import { stringify } from "smol-toml";
+import type { RunTarget } from "../store/store.js";
+
+/** The target kinds a run may name (`cloud_batch` is accepted by the schema and refused with a reason). */
+export const TARGET_TYPES = ["local", "slurm", "pbs", "sge", "lsf", "container", "cloud_batch"] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+
+/** The run options the engine needs, kept beside the run so a retry can repeat them. */
+export interface RunRequest {
+  target: RunTarget;
+  jobs?: number;
+  keep_going?: boolean;
+  dry_run?: boolean;
+  samples?: string[];
+  targets?: string[];
+  config?: Record<string, string | number | boolean>;
+  /** A retry: only what failed last time in this workspace, and what depends on it. */
+  retry_failed?: boolean;
+}
+
+/** Where a run's files live: the shared workspace and the run's own folder inside it. */
+export interface RunFiles {
+  workspace: string;
+  pipeline: string;
+  /** `.strand/runs/<id>`: the engine writes the jobs' logs here; the service adds the files below. */
+  dir: string;
+  events: string;
+  engineLog: string;
+  metrics: string;
+  request: string;
+  dryRunPlan: string;
+}
+
+/** The profile name the service writes for a run's target. */
+export const TARGET_PROFILE = "strand-target";
+
+/** The file names of a run in its workspace. */
+export function runFiles(workspace: string, runId: string): RunFiles {
+  const dir = join(workspace, ".strand", "runs", runId);
+  return {
+    workspace,
+    pipeline: join(workspace, "workflow.oxoflow"),
+    dir,
+    events: join(dir, "events.jsonl"),
+    engineLog: join(dir, "engine.log"),
+    metrics: join(dir, "metrics.jsonl"),
+    request: join(dir, "request.json"),
+    dryRunPlan: join(dir, "dry-run.json"),
+  };
+}
+
+/** The engine invocation of a run: arguments after the `strand` program, extra environment, and a profile to write. */
+export interface EngineInvocation {
+  args: string[];
+  env: Record<string, string>;
+  profile?: { path: string; text: string };
+}
+
+const SCHEDULERS = new Set(["slurm", "pbs", "sge", "lsf"]);
+
+/** Builds the engine command for a run. */
+export function engineInvocation(runId: string, files: RunFiles, request: RunRequest): EngineInvocation {
+  const dryRun = request.dry_run === true;
+  const args = [dryRun ? "dry-run" : "run", files.pipeline, `--workdir=${files.workspace}`, "--no-color"];
+  if (dryRun) args.push("--json");
+  else args.push(`--events=${files.events}`, `--run-id=${runId}`);
+  if (!dryRun && request.jobs !== undefined) args.push(`--jobs=${request.jobs}`);
+  if (!dryRun && request.keep_going) args.push("--keep-going");
+  if (request.samples && request.samples.length > 0) args.push(`--samples=${request.samples.join(",")}`);
+  for (const target of request.targets ?? []) args.push(`--target=${target}`);
+  for (const [key, value] of Object.entries(request.config ?? {})) args.push(`--arg=${key}=${String(value)}`);
+  if (request.retry_failed) args.push("--retry-failed");
+  const env: Record<string, string> = {};
+  const target = request.target;
+  const profile = targetProfile(target);
+  if (profile) args.push(`--profile=${TARGET_PROFILE}`);
+  if (SCHEDULERS.has(target.type) && !dryRun) {
+    args.push(`--executor=${target.type}`);
+    if (typeof target.max_submitted === "number") args.push(`--max-submitted=${target.max_submitted}`);
+    if (typeof target.poll_interval === "string" || typeof target.poll_interval === "number") args.push(`--poll-interval=${String(target.poll_interval)}`);
+  }
+  if (target.type === "container" && typeof target.runtime === "string" && (target.runtime === "docker" || target.runtime === "podman")) {
+    env.STRAND_CONTAINER_RUNTIME = target.runtime;
+  }
+  return { args, env, profile: profile === undefined ? undefined : { path: join(files.workspace, "profiles", `${TARGET_PROFILE}.toml`), text: profile } };
+}
+
+/** The profile text for a target, or undefined when the target needs none (local). */
+export function targetProfile(target: RunTarget): string | undefined {
+  if (SCHEDULERS.has(target.type)) {
+    const cluster: Record<string, unknown> = { backend: target.type };
+    for (const key of ["partition", "account", "walltime"] as const) if (typeof target[key] === "string") cluster[key] = target[key];
+    if (typeof target.queue === "string" && cluster.partition === undefined) cluster.partition = target.queue;
+    if (Array.isArray(target.extra_args)) cluster.extra_args = target.extra_args.filter((item): item is string => typeof item === "string");
+    return `# Written by the strand service for this run's target.\n${stringify({ cluster })}\n`;
+  }
+  if (target.type === "container") {
+    const image = String(target.image);
+    const kind = target.runtime === "apptainer" || target.runtime === "singularity" ? "singularity" : "docker";
+    // Fills only rules without an environment of their own (profile_mode "fill").
+    return `# Written by the strand service for this run's target.\n${stringify({ defaults: { environment: { [kind]: image } } })}\n`;
+  }
+  return undefined;
+}

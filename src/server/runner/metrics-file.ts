@@ -1,0 +1,145 @@
+/**
+ * A run's resource metrics on disk: one JSON line per supervisor tick, `{time, cpu_pct, memory_mb,
+ * processes}`, kept to a cap of lines (specification: 2000; appends rewrite by truncation only past the
+ * cap). The file has one writer, the run's supervisor; readers (the status view) may read it at any time.
+ */
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+
+/** One tick of a run's resource use, as stored: CPU in percent of one core, memory in MB. */
+export interface MetricsSample {
+  /** ISO 8601 time of the sample. */
+  time: string;
+  cpu_pct: number;
+  memory_mb: number;
+  processes: number;
+}
+
+/** The resources block of the status view: the latest figures and the highest memory retained. */
+export interface MetricsSummary {
+  cpu_pct: number;
+  memory_mb: number;
+  peak_memory_mb: number;
+}
+
+const DEFAULT_CAP = 2000;
+const NEWLINE = 0x0a;
+
+/**
+ * Appends samples to a metrics file that never holds more than `cap` lines. When an append would pass the
+ * cap, the file is rewritten with the newest three quarters of the cap (the new sample included), so the
+ * cost of a rewrite is paid about once per cap/4 appends (once per 501 at the default cap) rather than on
+ * every tick once the file is full.
+ */
+export class MetricsFile {
+  private readonly cap: number;
+  private readonly keep: number;
+  /** Lines in the file, a torn last line included. */
+  private lines: number;
+  /** The file ends in a line without its newline (a writer died mid-write); the next append ends it. */
+  private tornTail: boolean;
+
+  constructor(
+    readonly path: string,
+    options: { cap?: number } = {},
+  ) {
+    this.cap = Math.max(1, Math.floor(options.cap ?? DEFAULT_CAP));
+    this.keep = Math.max(1, Math.floor((this.cap * 3) / 4));
+    // A supervisor re-attached to a run continues the count where the previous one left it.
+    const existing = readIfPresent(path) ?? Buffer.alloc(0);
+    let newlines = 0;
+    for (const byte of existing) if (byte === NEWLINE) newlines++;
+    this.tornTail = existing.length > 0 && existing[existing.length - 1] !== NEWLINE;
+    this.lines = newlines + (this.tornTail ? 1 : 0);
+  }
+
+  /** Adds one sample, as a single write of one line, truncating the file first if it is at the cap. */
+  append(record: MetricsSample): void {
+    const line = JSON.stringify({
+      time: record.time,
+      cpu_pct: record.cpu_pct,
+      memory_mb: record.memory_mb,
+      processes: record.processes,
+    });
+    if (this.lines + 1 > this.cap) {
+      this.rewrite(line);
+      return;
+    }
+    // Ending a torn line first keeps the new record on a line of its own, where readers can parse it.
+    appendFileSync(this.path, `${this.tornTail ? "\n" : ""}${line}\n`, { flag: "a" });
+    this.tornTail = false;
+    this.lines++;
+  }
+
+  private rewrite(line: string): void {
+    // Torn and foreign lines are dropped here rather than carried forward into every later rewrite.
+    const older = parseLines(readIfPresent(this.path) ?? Buffer.alloc(0)).map((sample) => JSON.stringify(sample));
+    const kept = [...older.slice(Math.max(0, older.length - (this.keep - 1))), line];
+    // Written beside the file, flushed, then renamed over it: a crash leaves the old file or the new one,
+    // never half of either.
+    const temporary = `${this.path}.tmp`;
+    const fd = openSync(temporary, "w");
+    try {
+      writeSync(fd, `${kept.join("\n")}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, this.path);
+    this.lines = kept.length;
+    this.tornTail = false;
+  }
+}
+
+/** The samples in a metrics file, oldest first; a missing file has none, unreadable lines are skipped. */
+export function readMetrics(path: string): MetricsSample[] {
+  const content = readIfPresent(path);
+  return content ? parseLines(content) : [];
+}
+
+/** The status view's resources from a run's samples: the latest CPU and memory, and the peak memory. */
+export function summariseMetrics(samples: readonly MetricsSample[]): MetricsSummary | null {
+  const last = samples[samples.length - 1];
+  if (!last) return null;
+  // The peak is over the samples the file still holds (the newest ticks up to the cap).
+  let peak = 0;
+  for (const sample of samples) peak = Math.max(peak, sample.memory_mb);
+  return { cpu_pct: last.cpu_pct, memory_mb: last.memory_mb, peak_memory_mb: peak };
+}
+
+function parseLines(content: Buffer): MetricsSample[] {
+  const samples: MetricsSample[] = [];
+  for (const text of content.toString("utf8").split("\n")) {
+    if (text.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue; // a line torn by a crash mid-write
+    }
+    const sample = asSample(value);
+    if (sample) samples.push(sample);
+  }
+  return samples;
+}
+
+function asSample(value: unknown): MetricsSample | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const { time, cpu_pct, memory_mb, processes } = record;
+  if (typeof time !== "string") return undefined;
+  if (!isFiniteNumber(cpu_pct) || !isFiniteNumber(memory_mb) || !isFiniteNumber(processes)) return undefined;
+  return { time, cpu_pct, memory_mb, processes };
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+function readIfPresent(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * What a run's event log says about it, folded event by event: each job's state, the API's counts and a
+ * timeline. The runner folds live events as they arrive; the status views fold a finished run's log on
+ * demand. The event log is the only source — the engine's human output is never parsed.
+ */
+import type { RunEvent } from "../../engine/run/event-log.js";
+import type { RunCounts } from "../store/store.js";
+
+export type JobState = "queued" | "running" | "completed" | "failed" | "skipped";
+
+/** One job as the event log describes it. */
+export interface JobProgress {
+  job: string;
+  rule: string;
+  state: JobState;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  exit_code: number | null;
+  attempt: number;
+  stdout: string | null;
+  stderr: string | null;
+  error: string | null;
+}
+
+/** One line of the status view's timeline. */
+export interface TimelineEntry {
+  time: string;
+  type: string;
+  rule: string | null;
+  job: string | null;
+  message: string;
+}
+
+/** How the engine said the run ended (its last event). */
+export interface EngineFinish {
+  status: "completed" | "failed" | "cancelled";
+  error: string | null;
+  error_code: string | null;
+  time: string;
+}
+
+/** The newest timeline entries kept in memory (the event log keeps them all). */
+const TIMELINE_CAP = 500;
+
+/** Folds run events into job states, counts and a timeline. */
+export class RunProgress {
+  readonly jobs = new Map<string, JobProgress>();
+  readonly timeline: TimelineEntry[] = [];
+  jobsTotal = 0;
+  startedAt: string | null = null;
+  finish: EngineFinish | null = null;
+  /** The engine's process id, as it reported it. */
+  enginePid: number | null = null;
+  /** The last event's sequence number (events are folded once, in order). */
+  lastSeq = 0;
+
+  /** Folds one event; returns false for an event already seen (a re-read after a restart). */
+  apply(event: RunEvent): boolean {
+    if (typeof event.seq === "number") {
+      if (event.seq <= this.lastSeq) return false;
+      this.lastSeq = event.seq;
+    }
+    const job = typeof event.job === "string" ? event.job : undefined;
+    const rule = typeof event.rule === "string" ? event.rule : null;
+    switch (event.type) {
+      case "run_started":
+        this.startedAt = event.time;
+        this.jobsTotal = numberOr(event.jobs_total, 0);
+        this.enginePid = numberOr(event.pid, 0) || null;
+        this.note(event, null, null, `run started: ${numberOr(event.jobs_to_run, 0)} of ${this.jobsTotal} jobs to run (${String(event.executor ?? "local")})`);
+        break;
+      case "job_queued":
+        if (job) this.jobOf(job, rule).state = "queued";
+        break;
+      case "job_started":
+        if (job) {
+          const progress = this.jobOf(job, rule);
+          progress.state = "running";
+          progress.started_at ??= event.time;
+          progress.attempt = numberOr(event.attempt, 1);
+          progress.stdout = stringOr(event.stdout, progress.stdout);
+          progress.stderr = stringOr(event.stderr, progress.stderr);
+          this.note(event, rule, job, progress.attempt > 1 ? `started (attempt ${progress.attempt})` : "started");
+        }
+        break;
+      case "job_retrying":
+        if (job) this.note(event, rule, job, `attempt ${numberOr(event.attempt, 1)} failed (${String(event.error ?? "error")}); retrying`);
+        break;
+      case "job_completed":
+      case "job_failed":
+      case "job_skipped":
+        if (job) {
+          const progress = this.jobOf(job, rule);
+          progress.state = event.type === "job_completed" ? "completed" : event.type === "job_failed" ? "failed" : "skipped";
+          progress.finished_at = event.time;
+          progress.duration_ms = typeof event.duration_ms === "number" ? event.duration_ms : progress.duration_ms;
+          progress.exit_code = typeof event.exit_code === "number" ? event.exit_code : progress.exit_code;
+          progress.error = typeof event.error === "string" ? event.error : null;
+          progress.stderr = stringOr(event.stderr, progress.stderr);
+          const reason = (event.reason as { text?: string } | undefined)?.text;
+          const message =
+            event.type === "job_completed"
+              ? `completed in ${formatMs(progress.duration_ms)}`
+              : event.type === "job_failed"
+                ? `failed: ${progress.error ?? `exit code ${progress.exit_code}`}`
+                : `skipped: ${reason ?? "not needed"}`;
+          this.note(event, rule, job, message);
+        }
+        break;
+      case "run_paused":
+        this.note(event, null, null, "paused");
+        break;
+      case "run_resumed":
+        this.note(event, null, null, "resumed");
+        break;
+      case "run_cancelling":
+        this.note(event, null, null, `cancelling: ${String(event.reason ?? "")}`.trim());
+        break;
+      case "warning":
+        this.note(event, rule, job ?? null, String(event.message ?? "warning"));
+        break;
+      case "reference_build_started":
+      case "reference_build_completed":
+      case "reference_build_failed":
+        this.note(event, null, null, `${event.type.replace("reference_build_", "reference build ")}: ${String(event.reference ?? "")}`);
+        break;
+      case "run_finished": {
+        const status = event.status === "completed" || event.status === "cancelled" ? event.status : "failed";
+        this.finish = { status, error: typeof event.error === "string" ? event.error : null, error_code: typeof event.error_code === "string" ? event.error_code : null, time: event.time };
+        this.note(event, null, null, status === "completed" ? "run completed" : `run ${status}${this.finish.error ? `: ${this.finish.error}` : ""}`);
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  }
+
+  /** The API's job counts; once the run has finished, jobs that never ran count as skipped. */
+  counts(): RunCounts {
+    let completed = 0;
+    let failed = 0;
+    let running = 0;
+    let skipped = 0;
+    for (const job of this.jobs.values()) {
+      if (job.state === "completed") completed++;
+      else if (job.state === "failed") failed++;
+      else if (job.state === "running") running++;
+      else if (job.state === "skipped") skipped++;
+    }
+    const total = Math.max(this.jobsTotal, this.jobs.size);
+    if (this.finish) {
+      // A stopped run leaves no job running or pending: what did not finish was not run.
+      skipped += running + (total - completed - failed - running - skipped);
+      running = 0;
+    }
+    return { total, completed, failed, running, skipped, pending: Math.max(0, total - completed - failed - running - skipped) };
+  }
+
+  private jobOf(job: string, rule: string | null): JobProgress {
+    let progress = this.jobs.get(job);
+    if (!progress) {
+      progress = { job, rule: rule ?? job, state: "queued", started_at: null, finished_at: null, duration_ms: null, exit_code: null, attempt: 0, stdout: null, stderr: null, error: null };
+      this.jobs.set(job, progress);
+    }
+    return progress;
+  }
+
+  private note(event: RunEvent, rule: string | null, job: string | null, message: string): void {
+    this.timeline.push({ time: event.time, type: event.type, rule, job, message });
+    if (this.timeline.length > TIMELINE_CAP) this.timeline.splice(0, this.timeline.length - TIMELINE_CAP);
+  }
+}
+
+/** Folds a whole event log. */
+export function progressOf(events: Iterable<RunEvent>): RunProgress {
+  const progress = new RunProgress();
+  for (const event of events) progress.apply(event);
+  return progress;
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+function stringOr(value: unknown, fallback: string | null): string | null {
+  return typeof value === "string" ? value : fallback;
+}
+
+function formatMs(ms: number | null): string {
+  if (ms === null) return "?";
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

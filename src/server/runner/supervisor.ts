@@ -1,0 +1,440 @@
+/**
+ * The run supervisor: starts `strand run … --events <file> --run-id <id>` as its own process group,
+ * follows the event log to keep the run row and the live job states current, publishes run and job events,
+ * samples the engine's process tree into the run's metrics file, and records the end from the engine's
+ * exit. Engines outlive the service (they are detached, with output in files), so after a restart — even
+ * a `kill -9` of the service — `recover()` re-attaches to engines that are still running and finishes the
+ * others from their event logs. Pause, resume and cancel are signals to the engine, which owns its jobs.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { constants } from "node:os";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { readEventLog, type RunEvent } from "../../engine/run/event-log.js";
+import type { EventBus } from "../events/event-bus.js";
+import { isStoreError } from "../store/store-error.js";
+import type { Run, RunPatch, RunStatus, Store } from "../store/store.js";
+import { engineInvocation, runFiles, type RunFiles, type RunRequest } from "./engine-command.js";
+import { EventLogFollower } from "./event-log-follower.js";
+import { MetricsFile } from "./metrics-file.js";
+import { ProcessTreeSampler } from "./process-tree.js";
+import { RunProgress } from "./run-progress.js";
+
+const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
+
+export interface SupervisorOptions {
+  store: Store;
+  events: EventBus;
+  /** The engine program and its leading arguments (default: this package's `strand` on this Node). */
+  engineCommand?: string[];
+  /** How often the process tree is sampled into the metrics file (default 2 s). */
+  sampleIntervalMs?: number;
+  /** How long a cancelled engine has to stop its jobs before it is told again, then killed (default 10 s). */
+  cancelGraceMs?: number;
+  /** Where supervision problems are reported. */
+  log?: (line: string) => void;
+}
+
+/** A run being supervised by this process. */
+interface Supervised {
+  run: Run;
+  files: RunFiles;
+  request: RunRequest;
+  progress: RunProgress;
+  follower?: EventLogFollower;
+  pid?: number;
+  sampler?: NodeJS.Timeout;
+  liveness?: NodeJS.Timeout;
+  /** Store writes of this run, in order (the final write must land last). */
+  writes: Promise<unknown>;
+  countsTimer?: NodeJS.Timeout;
+  cancelTimers: NodeJS.Timeout[];
+  /** True once events are new (not the re-read of an existing log after a restart). */
+  live: boolean;
+  finished: Promise<void>;
+  resolveFinished: () => void;
+  finishing: boolean;
+}
+
+/** Job events that subscribers of GET /api/events see. */
+const PUBLISHED_JOB_EVENTS = new Set(["job_started", "job_completed", "job_failed", "job_skipped"]);
+const ACTIVE: RunStatus[] = ["running", "paused"];
+
+/** Launches, follows and controls engine processes for runs. */
+export class RunSupervisor {
+  private readonly runs = new Map<string, Supervised>();
+  private readonly queued = new Set<string>();
+  private readonly engine: string[];
+  private closed = false;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.engine = options.engineCommand ?? [process.execPath, STRAND_BIN];
+  }
+
+  /** Live job states of a run this process supervises (undefined once it has finished). */
+  progress(runId: string): RunProgress | undefined {
+    return this.runs.get(runId)?.progress;
+  }
+
+  /** Resolves when the supervised run has been finished (at once if it is not supervised). */
+  async whenFinished(runId: string): Promise<void> {
+    await this.runs.get(runId)?.finished;
+  }
+
+  /** Runs this process supervises: active (running or paused) and queued (about to start), for /api/metrics. */
+  counts(): { active: number; queued: number } {
+    return { active: this.runs.size, queued: this.queued.size };
+  }
+
+  /** Whether a run of this workspace is being supervised (a second engine there would wait for its lock). */
+  busyWorkspace(workspace: string): Run | undefined {
+    for (const { run } of this.runs.values()) if (run.workspace === workspace) return run;
+    return undefined;
+  }
+
+  /** Starts a queued run's engine (in the background; failures end the run as failed with a reason). */
+  launch(run: Run, request: RunRequest): void {
+    this.queued.add(run.id);
+    void this.launchNow(run, request)
+      .catch((error: unknown) => this.options.log?.(`run ${run.id}: launch failed: ${describe(error)}`))
+      .finally(() => this.queued.delete(run.id));
+  }
+
+  private async launchNow(queued: Run, request: RunRequest): Promise<void> {
+    const files = runFiles(queued.workspace!, queued.id);
+    let run: Run;
+    try {
+      run = await this.options.store.updateRun(queued.id, { status: "running", started_at: new Date().toISOString() }, { expectedStatus: "queued" });
+    } catch (error) {
+      if (isStoreError(error, "CONFLICT")) return; // cancelled before it started
+      throw error;
+    }
+    const supervised = this.track(run, files, request, true);
+    let child;
+    try {
+      mkdirSync(files.dir, { recursive: true });
+      const invocation = engineInvocation(run.id, files, request);
+      if (invocation.profile) {
+        mkdirSync(dirname(invocation.profile.path), { recursive: true });
+        writeFileSync(invocation.profile.path, invocation.profile.text);
+      }
+      // File descriptors, not execa's `{file}` (which pipes through this process): the engine must keep
+      // writing its output when the service is gone.
+      const log = openSync(files.engineLog, "a");
+      const out = request.dry_run ? openSync(files.dryRunPlan, "w") : log;
+      try {
+        child = execa(this.engine[0]!, [...this.engine.slice(1), ...invocation.args], {
+          cwd: files.workspace,
+          env: { ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+          stdin: "ignore",
+          stdout: descriptor(out),
+          stderr: descriptor(log),
+          // Its own process group, not killed with the service: a restart re-attaches to it.
+          detached: true,
+          cleanup: false,
+          reject: false,
+        });
+      } finally {
+        closeSync(log);
+        if (out !== log) closeSync(out);
+      }
+    } catch (error) {
+      await this.finish(supervised, null, `the engine could not be started: ${describe(error)}`);
+      return;
+    }
+    child.unref?.();
+    supervised.pid = child.pid;
+    this.write(supervised, { pid: child.pid ?? null });
+    this.options.events.publish("run_started", { run_id: run.id, workflow_name: run.workflow_name, started_at: run.started_at, retry_of: run.retry_of }, run.owner);
+    this.follow(supervised);
+    this.startSampling(supervised);
+    void child.then((result) => {
+      const code = typeof result.exitCode === "number" ? result.exitCode : signalExitCode(result.signal);
+      void this.finish(supervised, code).catch((error: unknown) => this.options.log?.(`run ${run.id}: finishing failed: ${describe(error)}`));
+    });
+  }
+
+  /** Pauses a running run's engine (it stops starting jobs and suspends running local jobs). */
+  pause(runId: string): boolean {
+    return this.signal(runId, "SIGUSR1");
+  }
+
+  /** Resumes a paused run's engine. */
+  resume(runId: string): boolean {
+    return this.signal(runId, "SIGUSR2");
+  }
+
+  /** Notes a status the service has just written (pause, resume, cancel) so counts and metrics agree. */
+  noteStatus(runId: string, status: RunStatus): void {
+    const supervised = this.runs.get(runId);
+    if (supervised) supervised.run = { ...supervised.run, status };
+  }
+
+  /**
+   * Cancels a run's engine: SIGTERM lets it stop its jobs and write its last event; if it has not
+   * ended after the grace period it is told again (the engine then kills its jobs at once), and after a
+   * second grace period its process group is killed.
+   */
+  cancel(runId: string): void {
+    const supervised = this.runs.get(runId);
+    if (!supervised || supervised.pid === undefined) return;
+    const grace = this.options.cancelGraceMs ?? 10_000;
+    this.signal(runId, "SIGTERM");
+    const again = setTimeout(() => this.signal(runId, "SIGTERM"), grace);
+    const kill = setTimeout(() => {
+      try {
+        process.kill(-supervised.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, grace * 2);
+    again.unref();
+    kill.unref();
+    supervised.cancelTimers.push(again, kill);
+  }
+
+  private signal(runId: string, signal: NodeJS.Signals): boolean {
+    const pid = this.runs.get(runId)?.pid;
+    if (pid === undefined) return false;
+    try {
+      // The engine only: its jobs run in process groups of their own and are the engine's to manage.
+      process.kill(pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * After a service start: starts runs left queued, re-attaches to engines still running, and finishes
+   * runs whose engine ended while the service was away from their event logs.
+   */
+  async recover(): Promise<{ started: number; attached: number; finished: number }> {
+    const summary = { started: 0, attached: 0, finished: 0 };
+    for (const status of ["queued", "running", "paused"] as const) {
+      for (const run of await this.allRuns(status)) {
+        if (this.runs.has(run.id) || !run.workspace) continue;
+        const files = runFiles(run.workspace, run.id);
+        const request = readRequest(files);
+        if (status === "queued") {
+          if (!request) {
+            await this.options.store.updateRun(run.id, { status: "failed", finished_at: new Date().toISOString(), error: "the run's request file is missing; it cannot be started" }, { expectedStatus: "queued" }).catch(() => undefined);
+            continue;
+          }
+          this.launch(run, request);
+          summary.started++;
+          continue;
+        }
+        const supervised = this.track(run, files, request ?? { target: run.target }, false);
+        if (run.pid !== null && engineAlive(run.pid, run.id)) {
+          supervised.pid = run.pid;
+          // Fold what was written while the service was away without re-announcing it, then go live.
+          if (existsSync(files.events)) for (const event of readEventLog(files.events)) supervised.progress.apply(event);
+          supervised.live = true;
+          this.follow(supervised);
+          this.startSampling(supervised);
+          supervised.liveness = setInterval(() => {
+            if (!engineAlive(run.pid!, run.id)) void this.finish(supervised, null);
+          }, 250);
+          supervised.liveness.unref();
+          summary.attached++;
+        } else {
+          const reason = run.pid === null ? "the service stopped before the engine started" : undefined;
+          await this.finish(supervised, null, reason);
+          summary.finished++;
+        }
+      }
+    }
+    return summary;
+  }
+
+  /** Stops following (engines keep running; a later `recover()` picks them up). */
+  close(): void {
+    this.closed = true;
+    for (const supervised of this.runs.values()) this.stopWatching(supervised);
+  }
+
+  private async allRuns(status: RunStatus): Promise<Run[]> {
+    const found: Run[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await this.options.store.listRuns({ status, limit: 500, cursor });
+      found.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor);
+    return found;
+  }
+
+  private track(run: Run, files: RunFiles, request: RunRequest, live: boolean): Supervised {
+    let resolveFinished!: () => void;
+    const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
+    const supervised: Supervised = { run, files, request, progress: new RunProgress(), writes: Promise.resolve(), cancelTimers: [], live, finished, resolveFinished, finishing: false };
+    this.runs.set(run.id, supervised);
+    return supervised;
+  }
+
+  private follow(supervised: Supervised): void {
+    if (supervised.request.dry_run) return;
+    supervised.follower = new EventLogFollower(supervised.files.events, (event) => this.onEvent(supervised, event));
+    supervised.follower.start();
+  }
+
+  private onEvent(supervised: Supervised, event: RunEvent): void {
+    if (!supervised.progress.apply(event)) return;
+    const { run } = supervised;
+    if (supervised.live && PUBLISHED_JOB_EVENTS.has(event.type)) {
+      const data: Record<string, unknown> = { run_id: run.id, job: event.job, rule: event.rule };
+      for (const key of ["attempt", "exit_code", "duration_ms", "error"]) if (event[key] !== undefined) data[key] = event[key];
+      if (event.type === "job_skipped") data.reason = (event.reason as { text?: string } | undefined)?.text ?? null;
+      this.options.events.publish(event.type, data, run.owner);
+    }
+    // Counts are written at most every 250 ms: a run of thousands of short jobs must not flood the store.
+    supervised.countsTimer ??= setTimeout(() => {
+      supervised.countsTimer = undefined;
+      if (!supervised.finishing) this.write(supervised, { counts: supervised.progress.counts() }, ACTIVE);
+    }, 250);
+  }
+
+  private startSampling(supervised: Supervised): void {
+    if (supervised.pid === undefined) return;
+    const sampler = new ProcessTreeSampler(supervised.pid);
+    const metrics = new MetricsFile(supervised.files.metrics);
+    const tick = () => {
+      const sample = sampler.sample();
+      if (sample) metrics.append({ time: new Date().toISOString(), ...sample });
+    };
+    tick();
+    supervised.sampler = setInterval(tick, this.options.sampleIntervalMs ?? 2000);
+    supervised.sampler.unref();
+  }
+
+  private stopWatching(supervised: Supervised): void {
+    supervised.follower?.stop();
+    if (supervised.sampler) clearInterval(supervised.sampler);
+    if (supervised.liveness) clearInterval(supervised.liveness);
+    if (supervised.countsTimer) clearTimeout(supervised.countsTimer);
+    for (const timer of supervised.cancelTimers) clearTimeout(timer);
+  }
+
+  /** Queues a store write of this run, in order; a lost compare-and-set is expected and ignored. */
+  private write(supervised: Supervised, patch: RunPatch, expectedStatus?: RunStatus[]): Promise<unknown> {
+    supervised.writes = supervised.writes.then(() =>
+      this.options.store.updateRun(supervised.run.id, patch, expectedStatus ? { expectedStatus } : {}).catch((error: unknown) => {
+        if (!isStoreError(error, "CONFLICT")) this.options.log?.(`run ${supervised.run.id}: store update failed: ${describe(error)}`);
+      }),
+    );
+    return supervised.writes;
+  }
+
+  /** Records the end of a run from its event log and the engine's exit code (null when not known). */
+  private async finish(supervised: Supervised, exitCode: number | null, failure?: string): Promise<void> {
+    if (supervised.finishing || this.closed) return;
+    supervised.finishing = true;
+    const { run, files, progress } = supervised;
+    supervised.follower?.drain();
+    this.stopWatching(supervised);
+    if (!supervised.follower && existsSync(files.events)) for (const event of readEventLog(files.events)) progress.apply(event);
+    const finish = progress.finish;
+    let status: "completed" | "failed" | "cancelled";
+    let error: string | null = failure ?? null;
+    if (supervised.request.dry_run) {
+      status = exitCode === 0 ? "completed" : "failed";
+      if (status === "failed") error ??= `the dry run failed${lastLine(files.engineLog)}`;
+    } else if (finish) {
+      status = finish.status;
+      error ??= finish.error;
+      if (status === "failed" && !error) {
+        const failed = progress.counts().failed;
+        error = failed > 0 ? `${failed} job${failed === 1 ? "" : "s"} failed` : "the run failed";
+      }
+    } else {
+      status = "failed";
+      error ??= `the engine stopped without finishing its event log${exitCode === null ? "" : ` (exit code ${exitCode})`}${lastLine(files.engineLog)}`;
+    }
+    // After a restart the engine is not this process's child: its exit code is the one its last event implies.
+    const code = exitCode ?? (finish ? (finish.status === "completed" ? 0 : finish.status === "cancelled" ? 143 : 1) : null);
+    const counts = supervised.request.dry_run ? dryRunCounts(files) : progress.counts();
+    const finishedAt = finish?.time ?? new Date().toISOString();
+    await supervised.writes;
+    let final: Run | undefined;
+    try {
+      final = await this.options.store.updateRun(run.id, { status, finished_at: finishedAt, exit_code: code, counts, error }, { expectedStatus: ["queued", "running", "paused"] });
+    } catch (caught) {
+      if (!isStoreError(caught, "CONFLICT")) throw caught;
+      // Cancelled by a request while the engine was stopping: keep that status, record how it ended.
+      final = await this.options.store.updateRun(run.id, { finished_at: finishedAt, exit_code: code, counts }, { expectedStatus: "cancelled" }).catch(() => undefined);
+      status = "cancelled";
+    }
+    this.runs.delete(run.id);
+    if (final && final.status !== "cancelled") {
+      this.options.events.publish(`run_${final.status}`, { run_id: run.id, status: final.status, finished_at: final.finished_at, exit_code: final.exit_code, counts: final.counts, error: final.error }, run.owner);
+    } else if (final && supervised.run.status !== "cancelled") {
+      // Cancelled by a signal from elsewhere (a request has already announced its own cancel).
+      this.options.events.publish("run_cancelled", { run_id: run.id, status: "cancelled", finished_at: final.finished_at, counts: final.counts }, run.owner);
+    }
+    supervised.resolveFinished();
+  }
+}
+
+/** The run's saved request (how it was asked to run), or undefined when the file is missing or damaged. */
+export function readRequest(files: RunFiles): RunRequest | undefined {
+  try {
+    return JSON.parse(readFileSync(files.request, "utf8")) as RunRequest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` is the engine of this run (a live process whose arguments name the run id). */
+export function engineAlive(pid: number, runId: string): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // A zombie has an empty command line; a reused pid has someone else's.
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(`--run-id=${runId}`);
+  } catch {
+    return existsSync("/proc/self") ? false : true;
+  }
+}
+
+/**
+ * An open file descriptor as a child's stdout/stderr. execa passes any descriptor to the child as it is,
+ * but its types list only the literals 3–9; this is the one place that says so.
+ */
+function descriptor(fd: number): 3 {
+  return fd as 3;
+}
+
+/** The shell's convention for a process ended by a signal: 128 + the signal's number. */
+function signalExitCode(signal: string | undefined): number | null {
+  const number = signal === undefined ? undefined : (constants.signals as Record<string, number>)[signal];
+  return number === undefined ? null : 128 + number;
+}
+
+function dryRunCounts(files: RunFiles) {
+  try {
+    const plan = JSON.parse(readFileSync(files.dryRunPlan, "utf8")) as { total_jobs?: number };
+    const total = plan.total_jobs ?? 0;
+    return { total, completed: 0, failed: 0, running: 0, skipped: total, pending: 0 };
+  } catch {
+    return { total: 0, completed: 0, failed: 0, running: 0, skipped: 0, pending: 0 };
+  }
+}
+
+function lastLine(path: string): string {
+  try {
+    const lines = readFileSync(path, "utf8").trim().split("\n");
+    const last = lines[lines.length - 1]?.trim();
+    return last ? `: ${last.slice(0, 300)}` : "";
+  } catch {
+    return "";
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
