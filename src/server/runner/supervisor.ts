@@ -28,6 +28,8 @@ export interface SupervisorOptions {
   events: EventBus;
   /** The engine program and its leading arguments (default: this package's `strand` on this Node). */
   engineCommand?: string[];
+  /** Extra environment for engines (on top of the service's own), e.g. a PATH with site tools. */
+  env?: Record<string, string>;
   /** How often the process tree is sampled into the metrics file (default 2 s). */
   sampleIntervalMs?: number;
   /** How long a cancelled engine has to stop its jobs before it is told again, then killed (default 10 s). */
@@ -70,6 +72,11 @@ export class RunSupervisor {
 
   constructor(private readonly options: SupervisorOptions) {
     this.engine = options.engineCommand ?? [process.execPath, STRAND_BIN];
+  }
+
+  /** The environment engines start with (the service's, plus the configured extras). */
+  engineEnvironment(): NodeJS.ProcessEnv {
+    return { ...process.env, ...this.options.env };
   }
 
   /** Live job states of a run this process supervises (undefined once it has finished). */
@@ -126,7 +133,7 @@ export class RunSupervisor {
       try {
         child = execa(this.engine[0]!, [...this.engine.slice(1), ...invocation.args], {
           cwd: files.workspace,
-          env: { ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+          env: { ...this.options.env, ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" },
           stdin: "ignore",
           stdout: descriptor(out),
           stderr: descriptor(log),

@@ -116,7 +116,7 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
   } else {
     text = input.toml_content!;
   }
-  const target = checkTarget(input.target ?? { type: "local" });
+  const target = checkTarget(input.target ?? { type: "local" }, context.supervisor.engineEnvironment());
   const workflowName = await checkPipeline(text, input);
   const id = randomUUID();
   const workspace = join(context.dataDir, "runs", id);
@@ -276,7 +276,7 @@ async function checkPipeline(text: string, input: CreateRunInput): Promise<strin
 }
 
 /** Normalises a target and refuses ones this server cannot run. */
-function checkTarget(target: RunTarget): RunTarget {
+function checkTarget(target: RunTarget, env: NodeJS.ProcessEnv): RunTarget {
   if (target.type === "cloud_batch") {
     throw new ServiceError(400, "RUN_ERROR", "cloud_batch targets are not available on this server yet", { suggestion: "use target.type local, a scheduler (slurm, pbs, sge, lsf) or container" });
   }
@@ -287,7 +287,7 @@ function checkTarget(target: RunTarget): RunTarget {
     }
   }
   const program = SCHEDULER_PROGRAMS[target.type];
-  if (program && !findExecutable(program)) {
+  if (program && !findExecutable(program, env)) {
     throw new ServiceError(400, "RUN_ERROR", `${target.type} is not available here: '${program}' is not on the service's PATH`, { suggestion: `install the ${target.type} client tools where the service runs, or use target.type local` });
   }
   return target;
