@@ -169,6 +169,7 @@ export function createApp(options: AppOptions): ServiceApp {
         pingDatabase: sharedCheck(() => store.ping()),
         license: () => license.get(),
         aiProvider: () => null,
+        engine: () => ({ ...supervisor.engineAvailability(), ...supervisor.counts() }),
       },
       { requestsTotal: () => requestsTotal, activeRuns: () => supervisor.counts().active, queuedRuns: () => supervisor.counts().queued, sseSubscribers: () => events.subscriberCount },
     ),

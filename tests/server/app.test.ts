@@ -47,7 +47,7 @@ describe("the service app", () => {
       license: { type: "academic", valid: true },
       components: {
         database: { status: "ok", latency_ms: expect.any(Number) },
-        engine: { status: "ok", version: "9.9.9-test" },
+        engine: { status: "ok", version: "9.9.9-test", active_runs: 0, queued_runs: 0 },
         ai: { status: "not_configured", provider: null },
       },
     });

@@ -9,9 +9,14 @@ import { createApp } from "../../src/server/app.js";
 import { openTempStore } from "../support/temp-store.js";
 
 const temp = await openTempStore();
-afterAll(() => temp.dispose());
+afterAll(async () => {
+  // Generated bodies that happen to be valid pipelines start real runs: let them end first.
+  for (let waited = 0; waited < 300 && supervisor.counts().active + supervisor.counts().queued > 0; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+  supervisor.close();
+  await temp.dispose();
+});
 // Imports never leave the machine here: no private addresses, and a short time-out for anything else.
-const { app } = createApp({ version: "fuzz", store: temp.store, rateLimit: 0, bodyLimit: 256 * 1024, log: () => undefined, env: { SERVICE_CONFIG_DIR: "/nonexistent/strand-fuzz" }, importFetch: { timeoutMs: 300 } });
+const { app, supervisor } = createApp({ version: "fuzz", store: temp.store, dataDir: temp.dataDir, rateLimit: 0, bodyLimit: 256 * 1024, log: () => undefined, env: { SERVICE_CONFIG_DIR: "/nonexistent/strand-fuzz" }, importFetch: { timeoutMs: 300 } });
 
 const saved = temp.store.createPipeline({ name: "fuzz-target", toml_content: '[workflow]\nname = "fuzz-target"\n', owner: "local" });
 const { id: SAVED_ID } = await saved;
@@ -64,6 +69,49 @@ async function expectCodedAnswer(response: Response): Promise<void> {
     expect(text).not.toMatch(/\n\s+at /);
   }
 }
+
+const RUN_BODY = fc.oneof(
+  BODY,
+  fc.record(
+    {
+      toml_content: TOMLISH,
+      pipeline_id: fc.oneof(fc.constant(SAVED_ID), HOSTILE_STRINGS, JSON_VALUE),
+      target: fc.oneof(fc.record({ type: fc.oneof(fc.constantFrom("local", "slurm", "pbs", "sge", "lsf", "container", "cloud_batch", "x"), JSON_VALUE), image: fc.oneof(HOSTILE_STRINGS, JSON_VALUE), runtime: JSON_VALUE, partition: HOSTILE_STRINGS, extra_args: JSON_VALUE }, { requiredKeys: [] }), JSON_VALUE),
+      jobs: fc.oneof(fc.integer(), JSON_VALUE),
+      keep_going: JSON_VALUE,
+      dry_run: fc.constant(true),
+      samples: fc.oneof(fc.array(HOSTILE_STRINGS, { maxLength: 5 }), JSON_VALUE),
+      targets: fc.oneof(fc.array(HOSTILE_STRINGS, { maxLength: 5 }), JSON_VALUE),
+      config: fc.oneof(fc.dictionary(HOSTILE_STRINGS, fc.oneof(HOSTILE_STRINGS, fc.integer(), fc.boolean(), JSON_VALUE), { maxKeys: 3 }), JSON_VALUE),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+describe("no 5xx for bad input to runs", () => {
+  it("generated bodies to POST /api/runs (dry runs where they are valid)", async () => {
+    await fc.assert(
+      fc.asyncProperty(RUN_BODY, async (body) => {
+        await expectCodedAnswer(await app.request("/api/runs", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
+      }),
+      { numRuns: 400 },
+    );
+  }, 120_000);
+
+  it("hostile run ids, control operations and view queries", async () => {
+    const run = await temp.store.createRun({ workflow_name: "fuzz", owner: "local", status: "failed" });
+    const ids = fc.oneof(fc.constant(run.id), fc.constantFrom("..%2f..%2fetc", "%00", "x".repeat(129), "00000000-0000-4000-8000-000000000000"), fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent));
+    const suffixes = fc.constantFrom("", "/status", "/dag-status", "/results", "/diagnostics", "/logs", "/logs?job=..%2f..%2fetc%2fpasswd&stream=stdout", "/logs?offset=-1", "/logs?limit=99999999", "/logs?stream=nope", "/logs?offset=abc");
+    await fc.assert(
+      fc.asyncProperty(ids, suffixes, fc.constantFrom("GET", "POST"), fc.constantFrom("", "/cancel", "/pause", "/resume", "/retry"), async (id, suffix, method, action) => {
+        const path = method === "GET" ? `/api/runs/${id}${suffix}` : `/api/runs/${id}${action}`;
+        await expectCodedAnswer(await app.request(path, { method }));
+      }),
+      { numRuns: 600 },
+    );
+    for (const query of ["limit=0", "limit=abc", "cursor=%00", "cursor=eyJ9", "status=nope", `q=${"%25".repeat(300)}`]) await expectCodedAnswer(await app.request(`/api/runs?${query}`));
+  }, 120_000);
+});
 
 describe("no 5xx for bad input", () => {
   it("generated JSON bodies to every POST endpoint", async () => {

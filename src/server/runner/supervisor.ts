@@ -79,6 +79,15 @@ export class RunSupervisor {
     return { ...process.env, ...this.options.env };
   }
 
+  /** Whether the engine program runs are started with is there (a broken install cannot run anything). */
+  engineAvailability(): { available: boolean; detail?: string } {
+    const script = this.engine[1];
+    if (script && script.endsWith(".js") && !existsSync(script)) return { available: false, detail: `the engine program ${script} is missing` };
+    const built = fileURLToPath(new URL("../../../dist/cli/main.js", import.meta.url));
+    if (this.options.engineCommand === undefined && !existsSync(built)) return { available: false, detail: "the engine is not built: run npm run build" };
+    return { available: true };
+  }
+
   /** Live job states of a run this process supervises (undefined once it has finished). */
   progress(runId: string): RunProgress | undefined {
     return this.runs.get(runId)?.progress;

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../support/strand-cli.js";
 import { startTestService, type TestService } from "../service-harness.js";
@@ -298,6 +299,84 @@ describe("controlling a run", () => {
     expect((await call(base, "GET", `/api/runs/${id}/status`)).body.resources.peak_memory_mb).toBeGreaterThan(0);
   });
 });
+
+describe("run events on GET /api/events", () => {
+  /** Collects the records of one run from a real EventSource until `last` arrives. */
+  function collect(last: (type: string) => boolean): { records: { id: number; type: string; data: Record<string, unknown> }[]; forRun(id: string): Promise<{ type: string; data: Record<string, unknown> }[]>; close(): void } {
+    const source = new EventSource(`${base}/api/events`);
+    const records: { id: number; type: string; data: Record<string, unknown> }[] = [];
+    const waiters: (() => void)[] = [];
+    source.onmessage = (message) => {
+      const record = JSON.parse(message.data) as { type: string; time: string; data: Record<string, unknown> };
+      expect(Object.keys(record).sort()).toEqual(["data", "time", "type"]);
+      records.push({ id: Number(message.lastEventId), ...record });
+      for (const waiter of waiters.splice(0)) waiter();
+    };
+    return {
+      records,
+      close: () => source.close(),
+      forRun: async (id) => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const mine = records.filter((record) => record.data.run_id === id);
+          if (mine.some((record) => last(record.type))) return mine;
+          if (Date.now() > deadline) throw new Error(`no final event for ${id}: ${JSON.stringify(mine)}`);
+          await new Promise<void>((resolve) => {
+            waiters.push(resolve);
+            setTimeout(resolve, 200);
+          });
+        }
+      },
+    };
+  }
+
+  it("publishes run transitions and job events with increasing ids, from the event log", async () => {
+    const stream = collect((type) => ["run_completed", "run_failed", "run_cancelled"].includes(type));
+    try {
+      await waitForSubscriber();
+      const ok = (await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS })).body.id;
+      const okEvents = await stream.forRun(ok);
+      expect(okEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "job_completed", "job_started", "job_completed", "run_completed"]);
+      expect(okEvents[2]!.data).toMatchObject({ run_id: ok, job: "make", rule: "make" });
+      expect(okEvents[3]!.data).toMatchObject({ job: "make", exit_code: 0, duration_ms: expect.any(Number) });
+      expect(okEvents.at(-1)!.data).toMatchObject({ status: "completed", exit_code: 0, counts: { total: 2, completed: 2 } });
+
+      const failing = chainPipeline("failing", [
+        ["boom", "echo bad >&2; exit 5"],
+        ["never", "touch {output[0]}"],
+      ]);
+      const bad = (await call(base, "POST", "/api/runs", { toml_content: failing })).body.id;
+      const badEvents = await stream.forRun(bad);
+      expect(badEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "job_failed", "job_skipped", "run_failed"]);
+      expect(badEvents[3]!.data).toMatchObject({ job: "boom", exit_code: 5 });
+      expect(badEvents[4]!.data).toMatchObject({ job: "never", reason: expect.any(String) });
+
+      const slow = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("watched", [["wait", "sleep 30; touch {output[0]}"]]) })).body.id;
+      await waitForRun(base, slow, (run) => run.counts.running === 1);
+      await call(base, "POST", `/api/runs/${slow}/pause`);
+      await call(base, "POST", `/api/runs/${slow}/resume`);
+      await call(base, "POST", `/api/runs/${slow}/cancel`);
+      const slowEvents = await stream.forRun(slow);
+      expect(slowEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "run_paused", "run_resumed", "run_cancelled"]);
+      await service.supervisor.whenFinished(slow);
+
+      const ids = stream.records.map((record) => record.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+/** Waits until the service counts an SSE subscriber. */
+async function waitForSubscriber(): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    if ((await call(base, "GET", "/api/metrics")).body.sse_subscribers > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the EventSource did not connect");
+}
 
 function runRoot(): string {
   return join(service.dataDir!, "runs");

@@ -12,7 +12,13 @@ export const HealthDocument = z
     license: z.object({ type: z.string(), valid: z.boolean() }),
     components: z.object({
       database: z.object({ status: z.enum(["ok", "down"]), latency_ms: z.number().nullable(), detail: z.string().optional() }),
-      engine: z.object({ status: z.enum(["ok", "down"]), version: z.string() }),
+      engine: z.object({
+        status: z.enum(["ok", "down"]),
+        version: z.string(),
+        active_runs: z.number().int().openapi({ description: "runs whose engine this service supervises (running or paused)" }),
+        queued_runs: z.number().int(),
+        detail: z.string().optional(),
+      }),
       ai: z.object({ status: z.enum(["ok", "not_configured"]), provider: z.string().nullable() }),
     }),
   })

@@ -1,6 +1,7 @@
 /**
  * The observability domain's logic, free of HTTP: the health document. The database is checked with a
- * round trip (its latency is reported); the engine is part of this process; the AI component reports
+ * round trip (its latency is reported); the engine is the `strand` program runs are started with (it must
+ * be there; the runs under way are counted); the AI component reports
  * whether a provider is configured. The service is degraded when a required component is not ok, and the
  * route answers 503 when the database cannot be reached.
  */
@@ -17,6 +18,8 @@ export interface HealthContext {
   license(): Promise<LicenseStatus>;
   /** The configured AI provider, or null when none is. */
   aiProvider(): string | null;
+  /** Whether runs can be started (the engine program is there) and how many are under way. */
+  engine(): { available: boolean; detail?: string; active: number; queued: number };
 }
 
 type Health = z.infer<typeof HealthDocument>;
@@ -52,17 +55,28 @@ export function sharedCheck<T>(check: () => Promise<T>): () => Promise<T> {
   };
 }
 
+function engineStatus(context: HealthContext): Health["components"]["engine"] {
+  const engine = context.engine();
+  return {
+    status: engine.available ? "ok" : "down",
+    version: context.version,
+    active_runs: engine.active,
+    queued_runs: engine.queued,
+    ...(engine.detail ? { detail: engine.detail } : {}),
+  };
+}
+
 /** The health document. */
 export async function healthDocument(context: HealthContext): Promise<Health> {
   const [database, license] = await Promise.all([databaseStatus(context.pingDatabase), context.license()]);
   const provider = context.aiProvider();
   const components: Health["components"] = {
     database,
-    engine: { status: "ok", version: context.version },
+    engine: engineStatus(context),
     ai: { status: provider ? "ok" : "not_configured", provider },
   };
   return {
-    status: database.status === "ok" ? "ok" : "degraded",
+    status: database.status === "ok" && components.engine.status === "ok" ? "ok" : "degraded",
     version: context.version,
     mode: context.mode,
     uptime_s: Math.round((Date.now() - context.startedAt) / 1000),
