@@ -97,6 +97,17 @@ async function startService(env: Record<string, string>, logFile: string): Promi
   throw new Error(`strand serve did not start (exit ${exited}): ${readFileSync(logFile, "utf8")}`);
 }
 
+/** CPU time (user + system) of a process so far in ms, from /proc (NaN where there is none). */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+  } catch {
+    return NaN;
+  }
+}
+
 /** Stops the service and waits (up to 10 s) for it to exit. */
 async function stopService(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -332,6 +343,9 @@ interface FanoutResult {
   toPublishP99: number;
   fromPublishP50: number;
   fromPublishP99: number;
+  /** CPU used by the service and by this process while the scenario ran. */
+  serviceCpuMs: number;
+  benchCpuMs: number;
   bad: string[];
 }
 
@@ -339,8 +353,10 @@ interface FanoutResult {
  * One fan-out scenario: starts the runs, waits until they are terminal and every subscriber has heard so,
  * then matches each subscriber's job events with the engine's event logs.
  */
-async function fanoutScenario(url: string, subscribers: SseClient[], scenario: string, starts: { body: Record<string, unknown>; jobs: number }[]): Promise<FanoutResult> {
+async function fanoutScenario(url: string, servicePid: number | undefined, subscribers: SseClient[], scenario: string, starts: { body: Record<string, unknown>; jobs: number }[]): Promise<FanoutResult> {
   const baseline = subscribers.map((subscriber) => subscriber.messages().length);
+  const serviceCpuBefore = cpuMsOf(servicePid);
+  const benchCpuBefore = process.cpuUsage();
   const runs = (await Promise.all(starts.map(({ body }) => createRun(url, body)))).map(({ run }) => run);
   const ids = new Set(runs.map((run) => run.id));
   const deadline = performance.now() + 60_000;
@@ -364,6 +380,8 @@ async function fanoutScenario(url: string, subscribers: SseClient[], scenario: s
   };
   const waitUntil = performance.now() + 10_000;
   while (!subscribers.every(heardAll) && performance.now() < waitUntil) await sleep(100);
+  const serviceCpuMs = cpuMsOf(servicePid) - serviceCpuBefore;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
 
   // The engine's write time of each job event: run id + job + type (no retries here, so each is unique).
   const written = new Map<string, number>();
@@ -441,12 +459,14 @@ async function fanoutScenario(url: string, subscribers: SseClient[], scenario: s
     toPublishP99: quantile(toPublish, 0.99),
     fromPublishP50: quantile(fromPublish, 0.5),
     fromPublishP99: quantile(fromPublish, 0.99),
+    serviceCpuMs,
+    benchCpuMs: (benchCpu.user + benchCpu.system) / 1000,
     bad,
   };
 }
 
 /** Phase B: SUBSCRIBERS subscribers, then the trickle and burst scenarios. */
-async function phaseFanout(url: string): Promise<{ results: FanoutResult[]; connectMs: number }> {
+async function phaseFanout(url: string, servicePid: number | undefined): Promise<{ results: FanoutResult[]; connectMs: number }> {
   const subscribers = Array.from({ length: SUBSCRIBERS }, () => new SseClient(url));
   const started = performance.now();
   try {
@@ -463,11 +483,11 @@ async function phaseFanout(url: string): Promise<{ results: FanoutResult[]; conn
 
     const results: FanoutResult[] = [];
     const trickleJobs = 60;
-    results.push(await fanoutScenario(url, subscribers, "trickle", [{ body: { toml_content: manyJobs("bench-trickle", trickleJobs, "sleep 0.05"), jobs: 2 }, jobs: trickleJobs }]));
+    results.push(await fanoutScenario(url, servicePid, subscribers, "trickle", [{ body: { toml_content: manyJobs("bench-trickle", trickleJobs, "sleep 0.05"), jobs: 2 }, jobs: trickleJobs }]));
     process.stderr.write(`  burst scenario …\n`);
     const burstJobs = 25;
     const burst = Array.from({ length: 8 }, (_, i) => ({ body: { toml_content: manyJobs(`bench-burst-${i}`, burstJobs, "true"), jobs: 4 }, jobs: burstJobs }));
-    results.push(await fanoutScenario(url, subscribers, "burst", burst));
+    results.push(await fanoutScenario(url, servicePid, subscribers, "burst", burst));
     return { results, connectMs };
   } finally {
     for (const subscriber of subscribers) subscriber.close();
@@ -485,7 +505,7 @@ async function main(): Promise<void> {
       process.stderr.write(`  phase A: ${RUNS} concurrent run creations …\n`);
       creation = await phaseCreation(url);
       process.stderr.write(`  phase B: ${SUBSCRIBERS} event-stream subscribers …\n`);
-      fanout = await phaseFanout(url);
+      fanout = await phaseFanout(url, child.pid);
     } finally {
       await stopService(child);
     }
@@ -514,6 +534,8 @@ async function main(): Promise<void> {
     console.log(
       `${pad(r.scenario, 10)}${pad(String(r.runs), 6)}${pad(String(r.jobEvents), 8)}${pad(num(r.eventSpanMs, 0), 9)}${pad(deliveries, 18)}${pad(num(r.p50), 8)}${pad(num(r.p90), 8)}${pad(num(r.p99), 8)}${pad(num(r.max), 8)}${pad(`${num(r.toPublishP50)}/${num(r.toPublishP99)}`, 17)}${pad(`${num(r.fromPublishP50)}/${num(r.fromPublishP99)}`, 18)}${lagged}`,
     );
+    const perDelivery = (r.serviceCpuMs * 1000) / Math.max(1, r.deliveries);
+    console.log(`  ${r.scenario}: CPU while it ran: service ${num(r.serviceCpuMs / 1000, 2)} s (${num(perDelivery)} µs per delivery), this bench process ${num(r.benchCpuMs / 1000, 2)} s`);
     if (r.unmatched > 0) console.log(`  ${r.scenario}: ${r.unmatched} received job events had no matching line in the event logs`);
     for (const line of r.bad) console.log(`  ${r.scenario}: ${line}`);
   }

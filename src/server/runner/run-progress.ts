@@ -92,7 +92,9 @@ export class RunProgress {
       case "job_skipped":
         if (job) {
           const progress = this.jobOf(job, rule);
-          progress.state = event.type === "job_completed" ? "completed" : event.type === "job_failed" ? "failed" : "skipped";
+          // A job stopped because the run was cancelled did not fail: it did not get to finish.
+          const stopped = event.type === "job_failed" && event.cancelled === true;
+          progress.state = event.type === "job_completed" ? "completed" : event.type === "job_failed" && !stopped ? "failed" : "skipped";
           progress.finished_at = event.time;
           progress.duration_ms = typeof event.duration_ms === "number" ? event.duration_ms : progress.duration_ms;
           progress.exit_code = typeof event.exit_code === "number" ? event.exit_code : progress.exit_code;
@@ -102,7 +104,9 @@ export class RunProgress {
           const message =
             event.type === "job_completed"
               ? `completed in ${formatMs(progress.duration_ms)}`
-              : event.type === "job_failed"
+              : stopped
+                ? `stopped: ${progress.error ?? "the run was cancelled"}`
+                : event.type === "job_failed"
                 ? `failed: ${progress.error ?? `exit code ${progress.exit_code}`}`
                 : `skipped: ${reason ?? "not needed"}`;
           this.note(event, rule, job, message);

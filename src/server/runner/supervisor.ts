@@ -302,8 +302,11 @@ export class RunSupervisor {
     if (supervised.live && PUBLISHED_JOB_EVENTS.has(event.type)) {
       const data: Record<string, unknown> = { run_id: run.id, job: event.job, rule: event.rule };
       for (const key of ["attempt", "exit_code", "duration_ms", "error"]) if (event[key] !== undefined) data[key] = event[key];
+      // A job the cancel stopped is reported as skipped, as the counts have it.
+      const stopped = event.type === "job_failed" && event.cancelled === true;
       if (event.type === "job_skipped") data.reason = (event.reason as { text?: string } | undefined)?.text ?? null;
-      this.options.events.publish(event.type, data, run.owner);
+      if (stopped) data.reason = `stopped: ${String(event.error ?? "the run was cancelled")}`;
+      this.options.events.publish(stopped ? "job_skipped" : event.type, data, run.owner);
     }
     // Counts are written at most every 250 ms: a run of thousands of short jobs must not flood the store.
     supervised.countsTimer ??= setTimeout(() => {

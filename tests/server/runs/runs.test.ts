@@ -283,6 +283,26 @@ describe("controlling a run", () => {
     expect((await call(base, "POST", "/api/runs/no-such-run/retry")).status).toBe(404);
   });
 
+  it("retries a cancelled run by running what did not complete (what did is not run again)", async () => {
+    const pipeline = chainPipeline("interrupted", [
+      ["quick", "echo quick > {output[0]}"],
+      ["slowish", "test -f go || sleep 30; echo slow > {output[0]}"],
+      ["end", "cat {input[0]} > {output[0]}"],
+    ]);
+    const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const running = await waitForRun(base, id, (run) => run.counts.running === 1 && run.counts.completed === 1);
+    await call(base, "POST", `/api/runs/${id}/cancel`);
+    await service.supervisor.whenFinished(id);
+    // The stopped job counts as skipped, not failed: nothing went wrong with it.
+    expect((await call(base, "GET", `/api/runs/${id}`)).body).toMatchObject({ status: "cancelled", counts: { total: 3, completed: 1, failed: 0, skipped: 2 } });
+    expect((await call(base, "GET", `/api/runs/${id}/diagnostics`)).body.failures).toEqual([]);
+    writeFileSync(join(running.workspace, "go"), "");
+    const retry = (await call(base, "POST", `/api/runs/${id}/retry`)).body;
+    const done = await waitForRun(base, retry.id);
+    expect(done).toMatchObject({ status: "completed", retry_of: id, counts: { total: 3, completed: 2, skipped: 1, failed: 0 } });
+    expect(readFileSync(join(running.workspace, "end.txt"), "utf8")).toBe("slow\n");
+  });
+
   it("shows active runs in /api/metrics and the engine in /api/health", async () => {
     const id = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("metered", [["wait", "sleep 2; touch {output[0]}"]]) })).body.id;
     await waitForRun(base, id, (run) => run.status === "running");
@@ -356,9 +376,12 @@ describe("run events on GET /api/events", () => {
       await call(base, "POST", `/api/runs/${slow}/pause`);
       await call(base, "POST", `/api/runs/${slow}/resume`);
       await call(base, "POST", `/api/runs/${slow}/cancel`);
-      const slowEvents = await stream.forRun(slow);
-      expect(slowEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "run_paused", "run_resumed", "run_cancelled"]);
+      await stream.forRun(slow);
       await service.supervisor.whenFinished(slow);
+      const slowEvents = await stream.forRun(slow);
+      // The job the cancel stopped is reported as skipped (it did not fail), after the cancel itself.
+      expect(slowEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "run_paused", "run_resumed", "run_cancelled", "job_skipped"]);
+      expect(slowEvents.at(-1)!.data).toMatchObject({ job: "wait", reason: expect.stringMatching(/^stopped: /) });
 
       const ids = stream.records.map((record) => record.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));

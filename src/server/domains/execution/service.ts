@@ -84,10 +84,23 @@ export function runView(context: ExecutionContext, run: Run): RunView {
     exit_code: run.exit_code,
     counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts,
     retry_of: run.retry_of,
-    dry_run: run.workspace ? readRequest(runFiles(run.workspace, run.id))?.dry_run === true : false,
+    dry_run: isDryRun(run),
     workspace: run.workspace,
     error: run.error,
   };
+}
+
+const dryRuns = new Map<string, boolean>();
+
+/** Whether a run is a dry run (from its request file, read once per run: it never changes). */
+function isDryRun(run: Run): boolean {
+  let known = dryRuns.get(run.id);
+  if (known === undefined) {
+    known = run.workspace ? readRequest(runFiles(run.workspace, run.id))?.dry_run === true : false;
+    if (dryRuns.size >= 10_000) dryRuns.clear();
+    dryRuns.set(run.id, known);
+  }
+  return known;
 }
 
 /** The run with this id if the caller may read it (others' runs are 404, not 403: no existence oracle). */
@@ -164,7 +177,10 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   if (parentRequest.dry_run) throw new ServiceError(400, "RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
   const busy = context.supervisor.busyWorkspace(workspace);
   if (busy) throw new ServiceError(400, "RETRY_ERROR", `run ${busy.id} is already working in this workspace (${busy.status})`, { suggestion: `wait for run ${busy.id} to end, or cancel it` });
-  const request: RunRequest = { ...parentRequest, retry_failed: true, dry_run: false };
+  // After a failure only the failed jobs and what depends on them run again; after a cancel, whatever did
+  // not complete (the checkpoint skips what did) — the cancelled jobs did not fail, so a failed-only retry
+  // would find nothing to do.
+  const request: RunRequest = { ...parentRequest, retry_failed: parent.status === "failed", dry_run: false };
   const newId = randomUUID();
   const files = runFiles(workspace, newId);
   mkdirSync(files.dir, { recursive: true });

@@ -116,7 +116,7 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
       cpu_pct: summary?.cpu_pct ?? 0,
       memory_mb: summary?.memory_mb ?? 0,
       peak_memory_mb: summary?.peak_memory_mb ?? 0,
-      disk_mb: files ? Math.round((folderBytes(files.workspace) / 1024 / 1024) * 10) / 10 : 0,
+      disk_mb: files ? Math.round((workspaceBytes(files.workspace) / 1024 / 1024) * 10) / 10 : 0,
     },
   };
 }
@@ -225,6 +225,18 @@ function fileTail(path: string, bytes: number): string | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+const workspaceSizes = new Map<string, { bytes: number; at: number }>();
+
+/** A workspace's size, measured at most every 10 s (status views are polled; a walk is not free). */
+function workspaceBytes(workspace: string): number {
+  const cached = workspaceSizes.get(workspace);
+  if (cached && Date.now() - cached.at < 10_000) return cached.bytes;
+  const bytes = folderBytes(workspace);
+  if (workspaceSizes.size >= 1000) workspaceSizes.clear();
+  workspaceSizes.set(workspace, { bytes, at: Date.now() });
+  return bytes;
 }
 
 /** Bytes under a folder, counting at most 100,000 entries and not following symbolic links. */
