@@ -15,7 +15,8 @@
  * jobs at 4 jobs at once, started together). The delay is split at the bus's publish time (the SSE
  * message's own `time`) into engine → publish (the service noticing the log line) and publish → receive.
  * Times in the event log are whole milliseconds (rounded down), so each figure carries up to 1 ms of that;
- * the 500 subscribers share this process, so the receive times include its own queueing.
+ * the 500 subscribers share this process, so the receive times include its own queueing. Each scenario also
+ * prints the CPU time the service and this process used while it ran (service CPU per delivery).
  * Goals: every run completes with correct counts; p99 fan-out delay under 100 ms (trickle scenario).
  * Options: `--runs N` (phase A), `--subscribers N` (phase B).
  */
