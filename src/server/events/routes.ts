@@ -70,6 +70,18 @@ export function formatMessage(delivery: Delivery): string {
   return delivery.id === undefined ? `data: ${record}\n\n` : `id: ${delivery.id}\ndata: ${record}\n\n`;
 }
 
+const encodedMessages = new WeakMap<Delivery, Uint8Array>();
+
+/** The message's bytes, made once per event however many subscribers it goes to (events are shared objects). */
+function encodedMessage(delivery: Delivery): Uint8Array {
+  let bytes = encodedMessages.get(delivery);
+  if (!bytes) {
+    bytes = encoder.encode(formatMessage(delivery));
+    encodedMessages.set(delivery, bytes);
+  }
+  return bytes;
+}
+
 /** The id to resume after: the header (EventSource sends it on reconnect) over the query; junk is ignored. */
 function resumeAfter(c: Context): number | undefined {
   for (const value of [c.req.header("Last-Event-ID"), c.req.query("last_event_id")]) {
@@ -117,7 +129,7 @@ function eventStream(subscription: Subscription, pingMs: number, signal: AbortSi
               // The bus closed the subscription (shutdown): end the response.
               stop();
               controller.close();
-            } else controller.enqueue(encoder.encode(formatMessage(result.value)));
+            } else controller.enqueue(encodedMessage(result.value));
             return;
           }
         }

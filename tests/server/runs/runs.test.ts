@@ -292,12 +292,13 @@ describe("controlling a run", () => {
     const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
     const running = await waitForRun(base, id, (run) => run.counts.running === 1 && run.counts.completed === 1);
     await call(base, "POST", `/api/runs/${id}/cancel`);
-    await service.supervisor.whenFinished(id);
+    writeFileSync(join(running.workspace, "go"), "");
+    // Right after the cancel, while the engine may still be stopping its job: the retry waits for it.
+    const retry = (await call(base, "POST", `/api/runs/${id}/retry`)).body;
+    expect(retry.retry_of).toBe(id);
     // The stopped job counts as skipped, not failed: nothing went wrong with it.
     expect((await call(base, "GET", `/api/runs/${id}`)).body).toMatchObject({ status: "cancelled", counts: { total: 3, completed: 1, failed: 0, skipped: 2 } });
     expect((await call(base, "GET", `/api/runs/${id}/diagnostics`)).body.failures).toEqual([]);
-    writeFileSync(join(running.workspace, "go"), "");
-    const retry = (await call(base, "POST", `/api/runs/${id}/retry`)).body;
     const done = await waitForRun(base, retry.id);
     expect(done).toMatchObject({ status: "completed", retry_of: id, counts: { total: 3, completed: 2, skipped: 1, failed: 0 } });
     expect(readFileSync(join(running.workspace, "end.txt"), "utf8")).toBe("slow\n");

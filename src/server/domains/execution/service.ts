@@ -175,7 +175,12 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
     throw new ServiceError(400, "RETRY_ERROR", `run ${id}'s workspace is gone, so there is no checkpoint to retry from`, { suggestion: "start a new run with POST /api/runs" });
   }
   if (parentRequest.dry_run) throw new ServiceError(400, "RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
-  const busy = context.supervisor.busyWorkspace(workspace);
+  let busy = context.supervisor.busyWorkspace(workspace);
+  // A run just cancelled is still stopping its jobs: a retry right after the cancel waits for that.
+  if (busy?.status === "cancelled") {
+    await Promise.race([context.supervisor.whenFinished(busy.id), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+    busy = context.supervisor.busyWorkspace(workspace);
+  }
   if (busy) throw new ServiceError(400, "RETRY_ERROR", `run ${busy.id} is already working in this workspace (${busy.status})`, { suggestion: `wait for run ${busy.id} to end, or cancel it` });
   // After a failure only the failed jobs and what depends on them run again; after a cancel, whatever did
   // not complete (the checkpoint skips what did) — the cancelled jobs did not fail, so a failed-only retry
