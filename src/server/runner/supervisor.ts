@@ -7,7 +7,7 @@
  * others from their event logs. Pause, resume and cancel are signals to the engine, which owns its jobs.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { constants } from "node:os";
+import { availableParallelism, constants } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -28,6 +28,8 @@ export interface SupervisorOptions {
   events: EventBus;
   /** The engine program and its leading arguments (default: this package's `strand` on this Node). */
   engineCommand?: string[];
+  /** Engines starting at once (default: the CPU count, at least 2); more new runs wait in `queued`. */
+  maxStartingEngines?: number;
   /** Extra environment for engines (on top of the service's own), e.g. a PATH with site tools. */
   env?: Record<string, string>;
   /** How often the process tree is sampled into the metrics file (default 2 s). */
@@ -57,6 +59,8 @@ interface Supervised {
   finished: Promise<void>;
   resolveFinished: () => void;
   finishing: boolean;
+  /** Gives the run's engine-start slot back (once it has reported its start, or ended). */
+  started?: () => void;
 }
 
 /** Job events that subscribers of GET /api/events see. */
@@ -67,6 +71,9 @@ const ACTIVE: RunStatus[] = ["running", "paused"];
 export class RunSupervisor {
   private readonly runs = new Map<string, Supervised>();
   private readonly queued = new Set<string>();
+  /** Runs waiting for an engine-start slot, oldest first. */
+  private readonly waiting: { run: Run; request: RunRequest }[] = [];
+  private starting = 0;
   private readonly engine: string[];
   private closed = false;
 
@@ -106,27 +113,55 @@ export class RunSupervisor {
   /** Whether a run of this workspace is being supervised (a second engine there would wait for its lock). */
   busyWorkspace(workspace: string): Run | undefined {
     for (const { run } of this.runs.values()) if (run.workspace === workspace) return run;
-    return undefined;
+    return this.waiting.find(({ run }) => run.workspace === workspace)?.run;
   }
 
-  /** Starts a queued run's engine (in the background; failures end the run as failed with a reason). */
+  /**
+   * Starts a queued run's engine in the background (failures end the run as failed with a reason). At most
+   * `maxStartingEngines` engines start at once — starting is the costly part of a run (loading and planning)
+   * — so a burst of new runs waits in `queued` instead of starving the service and each other of CPU.
+   */
   launch(run: Run, request: RunRequest): void {
     this.queued.add(run.id);
-    void this.launchNow(run, request)
-      .catch((error: unknown) => this.options.log?.(`run ${run.id}: launch failed: ${describe(error)}`))
-      .finally(() => this.queued.delete(run.id));
+    this.waiting.push({ run, request });
+    this.startWaiting();
   }
 
-  private async launchNow(queued: Run, request: RunRequest): Promise<void> {
+  private startWaiting(): void {
+    const limit = this.options.maxStartingEngines ?? Math.max(2, availableParallelism());
+    while (this.starting < limit && this.waiting.length > 0 && !this.closed) {
+      const { run, request } = this.waiting.shift()!;
+      this.starting++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        this.starting--;
+        this.startWaiting();
+      };
+      // An engine that never reports its start still gives its slot back.
+      setTimeout(release, 15_000).unref();
+      void this.launchNow(run, request, release)
+        .catch((error: unknown) => {
+          release();
+          this.options.log?.(`run ${run.id}: launch failed: ${describe(error)}`);
+        })
+        .finally(() => this.queued.delete(run.id));
+    }
+  }
+
+  private async launchNow(queued: Run, request: RunRequest, started: () => void): Promise<void> {
     const files = runFiles(queued.workspace!, queued.id);
     let run: Run;
     try {
       run = await this.options.store.updateRun(queued.id, { status: "running", started_at: new Date().toISOString() }, { expectedStatus: "queued" });
     } catch (error) {
+      started();
       if (isStoreError(error, "CONFLICT")) return; // cancelled before it started
       throw error;
     }
     const supervised = this.track(run, files, request, true);
+    supervised.started = started;
     let child;
     try {
       mkdirSync(files.dir, { recursive: true });
@@ -156,6 +191,7 @@ export class RunSupervisor {
         if (out !== log) closeSync(out);
       }
     } catch (error) {
+      started();
       await this.finish(supervised, null, `the engine could not be started: ${describe(error)}`);
       return;
     }
@@ -298,6 +334,7 @@ export class RunSupervisor {
 
   private onEvent(supervised: Supervised, event: RunEvent): void {
     if (!supervised.progress.apply(event)) return;
+    if (event.type === "run_started") supervised.started?.();
     const { run } = supervised;
     if (supervised.live && PUBLISHED_JOB_EVENTS.has(event.type)) {
       const data: Record<string, unknown> = { run_id: run.id, job: event.job, rule: event.rule };
@@ -350,6 +387,7 @@ export class RunSupervisor {
   private async finish(supervised: Supervised, exitCode: number | null, failure?: string): Promise<void> {
     if (supervised.finishing || this.closed) return;
     supervised.finishing = true;
+    supervised.started?.();
     const { run, files, progress } = supervised;
     supervised.follower?.drain();
     this.stopWatching(supervised);
