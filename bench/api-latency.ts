@@ -13,24 +13,16 @@
  * Goals: p99 under 20 ms for health and the list; the 100,000-job validate under 2 s.
  * Options: `--seconds N` (per endpoint), `--connections N`, `--sqlite-only`.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { option, ROOT, startService } from "./service-process.js";
 import { wildcardPipelineText } from "./wildcard-pipeline.js";
 
-const here = fileURLToPath(import.meta.url);
-const ROOT = join(here, "..", "..");
-const STRAND_BIN = join(ROOT, "bin", "strand.js");
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
 
 const SECONDS = Number(option("seconds") ?? 10);
 const CONNECTIONS = Number(option("connections") ?? 50);
@@ -46,25 +38,6 @@ interface Row {
   goal?: number;
 }
 
-/**
- * Starts `strand serve -p 0` with its log going to a file (as under a service manager: a pipe to this busy
- * process would make the server wait on our reading) and resolves with its URL once it is listening.
- */
-async function startService(env: Record<string, string>, logFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const log = openSync(logFile, "w");
-  const child = spawn(process.execPath, [STRAND_BIN, "serve", "-p", "0"], { env: { ...process.env, SERVICE_RATE_LIMIT: "0", ...env }, stdio: ["ignore", "ignore", log] });
-  closeSync(log);
-  let exited: number | null | undefined;
-  child.once("exit", (code) => (exited = code));
-  for (let waited = 0; waited < 30_000; waited += 50) {
-    const match = /serving on (http:\/\/\S+) /.exec(readFileSync(logFile, "utf8"));
-    if (match) return { url: match[1]!, child };
-    if (exited !== undefined) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill("SIGTERM");
-  throw new Error(`strand serve did not start (exit ${exited}): ${readFileSync(logFile, "utf8")}`);
-}
 
 async function load(url: string, path: string, init: { method?: string; body?: string } = {}): Promise<Pick<Row, "rps" | "p50" | "p99" | "errors">> {
   const result = await autocannon({

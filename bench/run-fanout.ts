@@ -20,21 +20,13 @@
  * Goals: every run completes with correct counts; p99 fan-out delay under 100 ms (trickle scenario).
  * Options: `--runs N` (phase A), `--subscribers N` (phase B).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { option, startService } from "./service-process.js";
 
-const here = fileURLToPath(import.meta.url);
-const ROOT = join(here, "..", "..");
-const STRAND_BIN = join(ROOT, "bin", "strand.js");
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
 
 const RUNS = Number(option("runs") ?? 100);
 const SUBSCRIBERS = Number(option("subscribers") ?? 500);
@@ -78,25 +70,6 @@ function manyJobs(name: string, jobs: number, command: string): string {
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Starts `strand serve -p 0` with its log going to a file (as under a service manager: a pipe to this busy
- * process would make the server wait on our reading) and resolves with its URL once it is listening.
- */
-async function startService(env: Record<string, string>, logFile: string): Promise<{ url: string; child: ChildProcess }> {
-  const log = openSync(logFile, "w");
-  const child = spawn(process.execPath, [STRAND_BIN, "serve", "-p", "0"], { env: { ...process.env, SERVICE_RATE_LIMIT: "0", ...env }, stdio: ["ignore", "ignore", log] });
-  closeSync(log);
-  let exited: number | null | undefined;
-  child.once("exit", (code) => (exited = code));
-  for (let waited = 0; waited < 30_000; waited += 50) {
-    const match = /serving on (http:\/\/\S+) /.exec(readFileSync(logFile, "utf8"));
-    if (match) return { url: match[1]!, child };
-    if (exited !== undefined) break;
-    await sleep(50);
-  }
-  child.kill("SIGTERM");
-  throw new Error(`strand serve did not start (exit ${exited}): ${readFileSync(logFile, "utf8")}`);
-}
 
 /** CPU time (user + system) of a process so far in ms, from /proc (NaN where there is none). */
 function cpuMsOf(pid: number | undefined): number {

@@ -5,40 +5,12 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { execa, type ResultPromise } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { dropTestDatabase, ensurePostgres, failWithoutPostgresWhenStrict } from "../support/postgres-server.js";
-import { assertBuilt, runStrand, STRAND_BIN, strandEnv, tempFolder } from "../support/strand-cli.js";
+import { assertBuilt, runStrand, tempFolder } from "../support/strand-cli.js";
+import { serve } from "../support/strand-serve.js";
 
 assertBuilt();
-
-interface Served {
-  url: string;
-  process: ResultPromise;
-  stop(): Promise<number | undefined>;
-}
-
-/** Starts `strand serve -p 0` and waits for its "serving on" line. */
-async function serve(env: Record<string, string>): Promise<Served> {
-  const child = execa("node", [STRAND_BIN, "serve", "-p", "0"], { env: strandEnv(env), reject: false });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /serving on (http:\/\/\S+) /.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    void child.then((result) => reject(new Error(`strand serve exited ${result.exitCode}: ${seen}`)));
-  });
-  return {
-    url,
-    process: child,
-    stop: async () => {
-      child.kill("SIGTERM");
-      return (await child).exitCode;
-    },
-  };
-}
 
 const PIPELINE = '[workflow]\nname = "kept"\nversion = "1.0.0"\n\n[[rules]]\nname = "a"\noutput = ["a.txt"]\nshell = "echo a > {output[0]}"\n';
 

@@ -65,7 +65,7 @@ export class ProcessGroupSampler {
       while (stack.length > 0 && visited < 10_000) {
         const pid = stack.pop()!;
         visited++;
-        const fields = statFields(pid);
+        const fields = procStatFields(pid);
         if (!fields) continue; // exited between the listing and the read
         // Children that left the job's process group (setsid daemons) are not the job's any more.
         if (Number(fields[2]) !== pgid) continue;
@@ -75,7 +75,7 @@ export class ProcessGroupSampler {
         }
         bytes += Number(fields[21]) * PAGE_BYTES;
         state.sampled = true;
-        for (const child of childrenOf(pid)) stack.push(child);
+        for (const child of procChildren(pid)) stack.push(child);
       }
       if (bytes > state.peakBytes) state.peakBytes = bytes;
     }
@@ -83,7 +83,7 @@ export class ProcessGroupSampler {
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may contain spaces), or undefined. */
-function statFields(pid: number): string[] | undefined {
+export function procStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -92,7 +92,8 @@ function statFields(pid: number): string[] | undefined {
   }
 }
 
-function childrenOf(pid: number): number[] {
+/** The children of a process, from its main thread's /proc children list (empty when unreadable). */
+export function procChildren(pid: number): number[] {
   try {
     const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "latin1").trim();
     return text === "" ? [] : text.split(" ").map(Number);

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { endianness } from "node:os";
+import { procChildren, procStatFields } from "../../engine/run/process-sampler.js";
 
 /** One look at a process tree: CPU in percent of one core, resident memory, live process count. */
 export interface TreeSample {
@@ -85,7 +86,7 @@ function readTree(rootPid: number): TreeReading | undefined {
       reading.rssBytes += stat.rssPages * PAGE_BYTES;
       reading.processes++;
     }
-    for (const child of childrenOf(pid)) stack.push(child);
+    for (const child of procChildren(pid)) stack.push(child);
   }
   return reading;
 }
@@ -98,15 +99,9 @@ interface ProcessStat {
 }
 
 function readStat(pid: number): ProcessStat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "latin1");
-  } catch {
-    return undefined;
-  }
-  // The command name sits in parentheses and may itself contain spaces and parentheses; the fixed
-  // fields start after the last ")". Index 0 below is field 3 (state) of proc(5).
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // Index 0 is field 3 (state) of proc(5): the fields after the command name.
+  const fields = procStatFields(pid);
+  if (!fields) return undefined;
   const field = (n: number) => Number(fields[n - 3] ?? 0);
   const state = fields[0] ?? "X";
   return {
@@ -115,17 +110,6 @@ function readStat(pid: number): ProcessStat | undefined {
     rssPages: field(24),
     startTicks: field(22),
   };
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    // Listing the main thread's children only is enough for process trees: threads rarely fork, and
-    // a kernel without CONFIG_PROC_CHILDREN leaves just the root counted rather than failing.
-    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "latin1").trim();
-    return text === "" ? [] : text.split(" ").map(Number);
-  } catch {
-    return [];
-  }
 }
 
 function secondsSinceBoot(): number {

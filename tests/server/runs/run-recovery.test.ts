@@ -7,17 +7,13 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa, type ResultPromise } from "execa";
+import type { ResultPromise } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { assertBuilt, STRAND_BIN, strandEnv } from "../../support/strand-cli.js";
+import { assertBuilt } from "../../support/strand-cli.js";
+import { serve, type Served } from "../../support/strand-serve.js";
 import { call, chainPipeline, waitForRun } from "./run-client.js";
 
 assertBuilt();
-
-interface Served {
-  url: string;
-  process: ResultPromise;
-}
 
 const folders: string[] = [];
 const services: ResultPromise[] = [];
@@ -27,20 +23,11 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-/** Starts `strand serve -p 0` on a data directory and waits for its "serving on" line. */
-async function serve(dataDir: string): Promise<Served> {
-  const child = execa("node", [STRAND_BIN, "serve", "-p", "0"], { env: strandEnv({ SERVICE_DATA_DIR: dataDir, SERVICE_CONFIG_DIR: join(dataDir, "config"), SERVICE_RATE_LIMIT: "0" }), reject: false });
-  services.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /serving on (http:\/\/\S+) /.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    void child.then((result) => reject(new Error(`strand serve exited ${result.exitCode}: ${seen}`)));
-  });
-  return { url, process: child };
+/** Starts `strand serve` on a data directory. */
+async function serveOn(dataDir: string): Promise<Served> {
+  const served = await serve({ SERVICE_DATA_DIR: dataDir, SERVICE_CONFIG_DIR: join(dataDir, "config"), SERVICE_RATE_LIMIT: "0" });
+  services.push(served.process);
+  return served;
 }
 
 async function killHard(served: Served): Promise<void> {
@@ -57,7 +44,7 @@ function dataFolder(): string {
 describe("runs across a service restart", () => {
   it("re-attaches to an engine still running after kill -9 of the service, and finishes its run with the right counts", async () => {
     const data = dataFolder();
-    const first = await serve(data);
+    const first = await serveOn(data);
     const pipeline = chainPipeline("survivor", [
       ["slow", "sleep 2; echo slow > {output[0]}"],
       ["fast", "cat {input[0]} > {output[0]}"],
@@ -67,7 +54,7 @@ describe("runs across a service restart", () => {
     await waitForRun(first.url, id, (run) => run.counts.running === 1);
     await killHard(first);
 
-    const second = await serve(data);
+    const second = await serveOn(data);
     // Re-attached: the run is still running (its engine never stopped), then ends as the engine says.
     expect((await call(second.url, "GET", `/api/runs/${id}`)).body.status).toBe("running");
     const run = await waitForRun(second.url, id);
@@ -80,11 +67,11 @@ describe("runs across a service restart", () => {
 
   it("can still cancel a re-attached run", async () => {
     const data = dataFolder();
-    const first = await serve(data);
+    const first = await serveOn(data);
     const id = (await call(first.url, "POST", "/api/runs", { toml_content: chainPipeline("long", [["wait", "sleep 60; touch {output[0]}"]]) })).body.id;
     await waitForRun(first.url, id, (run) => run.counts.running === 1);
     await killHard(first);
-    const second = await serve(data);
+    const second = await serveOn(data);
     await waitForRun(second.url, id, (run) => run.status === "running");
     expect((await call(second.url, "POST", `/api/runs/${id}/pause`)).body.status).toBe("paused");
     expect((await call(second.url, "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
@@ -95,7 +82,7 @@ describe("runs across a service restart", () => {
 
   it("finishes a run whose engine ended while the service was down from its event log", async () => {
     const data = dataFolder();
-    const first = await serve(data);
+    const first = await serveOn(data);
     const pipeline = chainPipeline("while-away", [
       ["one", "sleep 1; echo one > {output[0]}"],
       ["two", "echo broken >&2; exit 4"],
@@ -106,7 +93,7 @@ describe("runs across a service restart", () => {
     // The engine carries on alone and finishes (the second job fails) before the service is back.
     await waitForEngineExit(running.workspace, id);
 
-    const second = await serve(data);
+    const second = await serveOn(data);
     const run = await waitForRun(second.url, id, undefined, 10_000);
     expect(run).toMatchObject({ status: "failed", exit_code: 1, counts: { total: 2, completed: 1, failed: 1, running: 0, pending: 0 } });
     const diagnosis = (await call(second.url, "GET", `/api/runs/${id}/diagnostics`)).body;
@@ -116,14 +103,14 @@ describe("runs across a service restart", () => {
 
   it("fails a run whose engine died without finishing its event log, and says so", async () => {
     const data = dataFolder();
-    const first = await serve(data);
+    const first = await serveOn(data);
     const id = (await call(first.url, "POST", "/api/runs", { toml_content: chainPipeline("doomed", [["wait", "sleep 60; touch {output[0]}"]]) })).body.id;
     const running = await waitForRun(first.url, id, (run) => run.counts.running === 1 && run.status === "running");
     await killHard(first);
     // The engine and its job die too (an out-of-memory kill, a reboot), without writing their last event.
     const started = readFileSync(join(running.workspace, ".strand", "runs", id, "events.jsonl"), "utf8").split("\n")[0]!;
     killTree((JSON.parse(started) as { pid: number }).pid);
-    const second = await serve(data);
+    const second = await serveOn(data);
     const run = await waitForRun(second.url, id, undefined, 10_000);
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/engine stopped without finishing its event log/);

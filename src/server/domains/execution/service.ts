@@ -17,7 +17,7 @@ import type { EventBus } from "../../events/event-bus.js";
 import { runFiles, type RunRequest } from "../../runner/engine-command.js";
 import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
 import { isStoreError } from "../../store/store-error.js";
-import type { Run, RunCounts, RunStatus, RunTarget, Store } from "../../store/store.js";
+import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
 import { readable } from "../workflow/saved-service.js";
 import { apiFinding, isParseFailure, loadDetached, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
@@ -31,38 +31,11 @@ export interface ExecutionContext {
   dataDir: string;
 }
 
-/** The body of POST /api/runs (after schema validation). */
-export interface CreateRunInput {
-  toml_content?: string;
-  pipeline_id?: string;
-  target?: RunTarget;
-  jobs?: number;
-  keep_going?: boolean;
-  dry_run?: boolean;
-  samples?: string[];
-  targets?: string[];
-  config?: Record<string, string | number | boolean>;
-}
+/** The body of POST /api/runs (after schema validation): the pipeline, and how to run it. */
+export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & { toml_content?: string; pipeline_id?: string; target?: RunTarget };
 
-/** A run as the API shows it (the runner's pid and file paths stay inside). */
-export interface RunView {
-  id: string;
-  status: RunStatus;
-  pipeline_id: string | null;
-  pipeline_revision: number | null;
-  workflow_name: string;
-  owner: string;
-  target: RunTarget;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  exit_code: number | null;
-  counts: RunCounts;
-  retry_of: string | null;
-  dry_run: boolean;
-  workspace: string | null;
-  error: string | null;
-}
+/** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
+export type RunView = Omit<Run, "pid" | "events_path"> & { dry_run: boolean };
 
 const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"];
 const SCHEDULER_PROGRAMS: Record<string, string> = { slurm: "sbatch", pbs: "qsub", sge: "qsub", lsf: "bsub" };
@@ -70,24 +43,8 @@ const SCHEDULER_PROGRAMS: Record<string, string> = { slurm: "sbatch", pbs: "qsub
 /** The API view of a run; a run this process supervises shows its live counts. */
 export function runView(context: ExecutionContext, run: Run): RunView {
   const live = context.supervisor.progress(run.id);
-  return {
-    id: run.id,
-    status: run.status,
-    pipeline_id: run.pipeline_id,
-    pipeline_revision: run.pipeline_revision,
-    workflow_name: run.workflow_name,
-    owner: run.owner,
-    target: run.target,
-    created_at: run.created_at,
-    started_at: run.started_at,
-    finished_at: run.finished_at,
-    exit_code: run.exit_code,
-    counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts,
-    retry_of: run.retry_of,
-    dry_run: isDryRun(run),
-    workspace: run.workspace,
-    error: run.error,
-  };
+  const { pid: _pid, events_path: _events, ...shown } = run;
+  return { ...shown, counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts, dry_run: isDryRun(run) };
 }
 
 const dryRuns = new Map<string, boolean>();
@@ -142,22 +99,18 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
     targets: input.targets,
     config: input.config,
   };
-  const files = runFiles(workspace, id);
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(runFiles(workspace, id).pipeline, text);
+  return queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null });
+}
+
+/** Writes the run's request beside it, records the run (queued), announces it and hands it to the supervisor. */
+async function queueRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of"> & { workspace: string }): Promise<RunView> {
+  const files = runFiles(fields.workspace, fields.id);
   mkdirSync(files.dir, { recursive: true });
-  writeFileSync(files.pipeline, text);
   writeFileSync(files.request, `${JSON.stringify(request, null, 2)}\n`);
-  const run = await context.store.createRun({
-    id,
-    status: "queued",
-    pipeline_id: pipelineId,
-    pipeline_revision: revision,
-    workflow_name: workflowName,
-    owner: caller.id,
-    target,
-    workspace,
-    events_path: files.events,
-  });
-  announceQueued(context, run);
+  const run = await context.store.createRun({ ...fields, status: "queued", events_path: files.events });
+  context.events.publish("run_queued", { run_id: run.id, workflow_name: run.workflow_name, pipeline_id: run.pipeline_id, retry_of: run.retry_of, created_at: run.created_at }, run.owner);
   context.supervisor.launch(run, request);
   return runView(context, run);
 }
@@ -186,25 +139,8 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   // not complete (the checkpoint skips what did) — the cancelled jobs did not fail, so a failed-only retry
   // would find nothing to do.
   const request: RunRequest = { ...parentRequest, retry_failed: parent.status === "failed", dry_run: false };
-  const newId = randomUUID();
-  const files = runFiles(workspace, newId);
-  mkdirSync(files.dir, { recursive: true });
-  writeFileSync(files.request, `${JSON.stringify(request, null, 2)}\n`);
-  const run = await context.store.createRun({
-    id: newId,
-    status: "queued",
-    pipeline_id: parent.pipeline_id,
-    pipeline_revision: parent.pipeline_revision,
-    workflow_name: parent.workflow_name,
-    owner: caller.id,
-    target: parent.target,
-    workspace,
-    events_path: files.events,
-    retry_of: parent.id,
-  });
-  announceQueued(context, run);
-  context.supervisor.launch(run, request);
-  return runView(context, run);
+  const { pipeline_id, pipeline_revision, workflow_name, target } = parent;
+  return queueRun(context, request, { id: randomUUID(), pipeline_id, pipeline_revision, workflow_name, owner: caller.id, target, workspace, retry_of: parent.id });
 }
 
 /** Cancel: a queued, running or paused run becomes cancelled (again: answered with the run as it is). */
@@ -267,9 +203,6 @@ function stateError(id: string, status: RunStatus, verb: string, rule: string): 
   return new ServiceError(400, "RUN_ERROR", `run ${id} is ${status} and cannot be ${verb}; ${rule}`, { suggestion: `GET /api/runs/${id} shows its state` });
 }
 
-function announceQueued(context: ExecutionContext, run: Run): void {
-  context.events.publish("run_queued", { run_id: run.id, workflow_name: run.workflow_name, pipeline_id: run.pipeline_id, retry_of: run.retry_of, created_at: run.created_at }, run.owner);
-}
 
 /** Loads the pipeline with the run's samples and config and refuses it when validation finds errors. */
 async function checkPipeline(text: string, input: CreateRunInput): Promise<string> {
