@@ -304,6 +304,15 @@ describe("controlling a run", () => {
     expect(readFileSync(join(running.workspace, "end.txt"), "utf8")).toBe("slow\n");
   });
 
+  it("diagnoses a completed run without failures, and names a job that used most of its declared memory", async () => {
+    const pipeline = `[workflow]\nname = "hungry"\nversion = "1.0.0"\n\n[[rules]]\nname = "eat"\noutput = ["eat.txt"]\nshell = "python3 -c 'import time; x = bytearray(60 * 1024 * 1024); time.sleep(1)'; touch {output[0]}"\n[rules.resources]\nmemory = "70M"\n`;
+    const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    expect(await waitForRun(base, id)).toMatchObject({ status: "completed" });
+    const diagnosis = (await call(base, "GET", `/api/runs/${id}/diagnostics`)).body;
+    expect(diagnosis.failures).toEqual([]);
+    expect(diagnosis.bottlenecks).toEqual(expect.arrayContaining([expect.objectContaining({ job: "eat", rule: "eat", metric: "peak_memory_mb", limit: 70 })]));
+  });
+
   it("shows active runs in /api/metrics and the engine in /api/health", async () => {
     const id = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("metered", [["wait", "sleep 2; touch {output[0]}"]]) })).body.id;
     await waitForRun(base, id, (run) => run.status === "running");

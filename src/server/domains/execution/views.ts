@@ -8,6 +8,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { expandPipeline } from "../../../engine/expand/expand.js";
 import { readEventLog, type RunEvent } from "../../../engine/run/event-log.js";
 import { loadPipelineText } from "../../../engine/format/load.js";
+import { effectiveMemory, memoryToMegabytes } from "../../../engine/format/rule-settings.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { runFiles, type RunFiles } from "../../runner/engine-command.js";
@@ -15,7 +16,7 @@ import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { progressOf, type JobProgress, type RunProgress } from "../../runner/run-progress.js";
 import { readRequest } from "../../runner/supervisor.js";
 import type { Run } from "../../store/store.js";
-import { dagOf } from "../workflow/service.js";
+import { dagOf, loadDetached } from "../workflow/service.js";
 import { diagnoseRun } from "./diagnosis.js";
 import { readLinePage } from "./log-pages.js";
 import { readableRun, type ExecutionContext } from "./service.js";
@@ -205,7 +206,24 @@ export async function runDiagnostics(context: ExecutionContext, caller: Caller, 
   const { files, events } = await runWithProgress(context, caller, id);
   const all = events ?? (files && existsSync(files.events) ? readEventLog(files.events) : []);
   // Each job's own stderr, as the engine named it in the event log; its end is where the cause is.
-  return diagnoseRun(all, (path: string) => fileTail(path, 64 * 1024));
+  const declared = await declaredMemory(pipelineText(files));
+  return diagnoseRun(all, (path: string) => fileTail(path, 64 * 1024), { declaredMemoryMb: (rule) => declared.get(rule) });
+}
+
+/** Each rule's declared memory in MB (for memory bottlenecks); empty when the pipeline cannot be read. */
+async function declaredMemory(text: string | undefined): Promise<Map<string, number>> {
+  const memory = new Map<string, number>();
+  if (text === undefined) return memory;
+  try {
+    const pipeline = await loadDetached(text);
+    for (const rule of pipeline.rules) {
+      const mb = memoryToMegabytes(effectiveMemory(rule, pipeline.defaults));
+      if (mb !== undefined) memory.set(rule.name, mb);
+    }
+  } catch {
+    // an unreadable pipeline has no declared figures
+  }
+  return memory;
 }
 
 /** The last `bytes` of a file as text (undefined when it cannot be read). */
