@@ -46,7 +46,7 @@ describe("runs across a service restart", () => {
     const data = dataFolder();
     const first = await serveOn(data);
     const pipeline = chainPipeline("survivor", [
-      ["slow", "sleep 2; echo slow > {output[0]}"],
+      ["slow", "sleep 5; echo slow > {output[0]}"],
       ["fast", "cat {input[0]} > {output[0]}"],
       ["last", "cat {input[0]} > {output[0]}"],
     ]);
