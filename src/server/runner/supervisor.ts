@@ -59,6 +59,8 @@ interface Supervised {
   finished: Promise<void>;
   resolveFinished: () => void;
   finishing: boolean;
+  /** A cancel arrived (perhaps before the engine had a process id). */
+  cancelRequested?: boolean;
   /** Gives the run's engine-start slot back (once it has reported its start, or ended). */
   started?: () => void;
 }
@@ -197,6 +199,7 @@ export class RunSupervisor {
     }
     child.unref?.();
     supervised.pid = child.pid;
+    if (supervised.cancelRequested) this.cancel(run.id);
     this.write(supervised, { pid: child.pid ?? null });
     this.options.events.publish("run_started", { run_id: run.id, workflow_name: run.workflow_name, started_at: run.started_at, retry_of: run.retry_of }, run.owner);
     this.follow(supervised);
@@ -230,7 +233,10 @@ export class RunSupervisor {
    */
   cancel(runId: string): void {
     const supervised = this.runs.get(runId);
-    if (!supervised || supervised.pid === undefined) return;
+    if (!supervised) return;
+    // Cancelled while its engine is being started: the signal goes out as soon as there is a process.
+    supervised.cancelRequested = true;
+    if (supervised.pid === undefined || supervised.cancelTimers.length > 0) return;
     const grace = this.options.cancelGraceMs ?? 10_000;
     this.signal(runId, "SIGTERM");
     const again = setTimeout(() => this.signal(runId, "SIGTERM"), grace);

@@ -214,6 +214,21 @@ describe("controlling a run", () => {
     expect(refused.body.message).toMatch(/completed/);
   });
 
+  it("cancels a run at once after creating it, whether or not its engine has started", async () => {
+    const ids = [];
+    for (let index = 0; index < 4; index++) {
+      const id = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("hasty", [["wait", "sleep 30; touch {output[0]}"]]) })).body.id;
+      expect((await call(base, "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
+      ids.push(id);
+    }
+    for (const id of ids) {
+      const run = await waitForRun(base, id, (found) => found.finished_at !== null && service.supervisor.progress(id) === undefined, 30_000);
+      expect(run).toMatchObject({ status: "cancelled", counts: { completed: 0, running: 0 } });
+      expect(existsSync(join(run.workspace, "wait.txt"))).toBe(false);
+    }
+    expect((await call(base, "GET", "/api/metrics")).body.active_runs).toBe(0);
+  });
+
   it("pauses and resumes a running run, refuses the wrong order, and cancels a paused run", async () => {
     const pipeline = chainPipeline("pausable", [
       ["first", "sleep 3; touch {output[0]}"],
