@@ -25,6 +25,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
+import type { RunCounts } from "../src/server/store/store.js";
 import { option, startService } from "./service-process.js";
 
 
@@ -91,14 +92,6 @@ async function stopService(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 }
 
-interface RunCounts {
-  total: number;
-  completed: number;
-  failed: number;
-  running: number;
-  skipped: number;
-  pending: number;
-}
 
 interface RunRecord {
   id: string;

@@ -3,10 +3,11 @@
  * supervisor's live fold, or a fold of the file once it has ended), its metrics file, its job logs and
  * the declared outputs of its pipeline — never from another run sharing the workspace.
  */
-import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { expandPipeline } from "../../../engine/expand/expand.js";
 import { readEventLog, type RunEvent } from "../../../engine/run/event-log.js";
+import { readTail } from "../../../engine/run/job-runner.js";
 import { loadPipelineText } from "../../../engine/format/load.js";
 import { effectiveMemory, memoryToMegabytes } from "../../../engine/format/rule-settings.js";
 import type { Caller } from "../../caller.js";
@@ -207,7 +208,7 @@ export async function runDiagnostics(context: ExecutionContext, caller: Caller, 
   const all = events ?? (files && existsSync(files.events) ? readEventLog(files.events) : []);
   // Each job's own stderr, as the engine named it in the event log; its end is where the cause is.
   const declared = await declaredMemory(pipelineText(files));
-  return diagnoseRun(all, (path: string) => fileTail(path, 64 * 1024), { declaredMemoryMb: (rule) => declared.get(rule) });
+  return diagnoseRun(all, (path: string) => readTail(path, 64 * 1024) || undefined, { declaredMemoryMb: (rule) => declared.get(rule) });
 }
 
 /** Each rule's declared memory in MB (for memory bottlenecks); empty when the pipeline cannot be read. */
@@ -226,24 +227,6 @@ async function declaredMemory(text: string | undefined): Promise<Map<string, num
   return memory;
 }
 
-/** The last `bytes` of a file as text (undefined when it cannot be read). */
-function fileTail(path: string, bytes: number): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, bytes);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    return buffer.toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const workspaceSizes = new Map<string, { bytes: number; at: number }>();
 
