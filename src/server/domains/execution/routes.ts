@@ -2,7 +2,7 @@
  * HTTP adapter of runs: create and list, the detail and its views (status, dag-status, logs, results,
  * diagnostics), and the control operations (cancel, pause, resume, retry).
  */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
@@ -61,25 +61,16 @@ const getRunRoute = createRoute({
   responses: { 200: jsonResponse(RunDetail, "the run"), 404: notFound },
 });
 
-const idRequest = { params: RunIdParam };
 const viewResponses = <R>(ok: R) => ({ 200: ok, 404: notFound });
 
-const statusRoute = createRoute({
-  method: "get",
-  path: "/api/runs/{id}/status",
-  tags: TAGS,
-  summary: "Live status: nodes grouped by rule with job counts, timeline, resources",
-  request: idRequest,
-  responses: viewResponses(jsonResponse(RunStatusView, "the run's status")),
-});
-const dagStatusRoute = createRoute({
-  method: "get",
-  path: "/api/runs/{id}/dag-status",
-  tags: TAGS,
-  summary: "The pipeline's DAG with per-node live status, job totals and an ETA",
-  request: idRequest,
-  responses: viewResponses(jsonResponse(RunDagStatus, "the DAG with live status")),
-});
+/** A GET view of one run, `/api/runs/{id}/<path>`. */
+const viewRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
+  createRoute({ method: "get", path: `/api/runs/{id}/${path}`, tags: TAGS, summary, request: { params: RunIdParam }, responses: viewResponses(jsonResponse(schema, summary)) });
+
+const statusRoute = viewRoute("status", "Live status: nodes grouped by rule with job counts, timeline, resources", RunStatusView);
+const dagStatusRoute = viewRoute("dag-status", "The pipeline's DAG with per-node live status, job totals and an ETA", RunDagStatus);
+const resultsRoute = viewRoute("results", "Declared outputs that exist, with sizes", RunResultsView);
+const diagnosticsRoute = viewRoute("diagnostics", "Why jobs failed: one diagnosis per failed job from the rule engine", RunDiagnosticsView);
 const logsRoute = createRoute({
   method: "get",
   path: "/api/runs/{id}/logs",
@@ -88,23 +79,6 @@ const logsRoute = createRoute({
   request: { params: RunIdParam, query: RunLogsQuery },
   responses: { ...viewResponses(jsonResponse(RunLogsView, "a page of lines")), 400: failureResponse("a stream that needs a job, or a job with the engine stream") },
 });
-const resultsRoute = createRoute({
-  method: "get",
-  path: "/api/runs/{id}/results",
-  tags: TAGS,
-  summary: "Declared outputs that exist, with sizes",
-  request: idRequest,
-  responses: viewResponses(jsonResponse(RunResultsView, "output files")),
-});
-const diagnosticsRoute = createRoute({
-  method: "get",
-  path: "/api/runs/{id}/diagnostics",
-  tags: TAGS,
-  summary: "Why jobs failed: one diagnosis per failed job from the rule engine",
-  request: idRequest,
-  responses: viewResponses(jsonResponse(RunDiagnosticsView, "failures, warnings and bottlenecks")),
-});
-
 const control = (action: "cancel" | "pause" | "resume" | "retry", summary: string) =>
   createRoute({
     method: "post",

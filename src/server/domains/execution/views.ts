@@ -84,26 +84,13 @@ function ruleDuration(jobs: JobProgress[]): number | null {
   return Math.max(0, last - first);
 }
 
-/** Rule names of the run's pipeline, in file order (empty when it cannot be read). */
-function ruleNamesOf(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  const names: string[] = [];
-  for (const match of text.matchAll(/^\s*name\s*=\s*"([^"]+)"/gm)) names.push(match[1]!);
-  return names;
-}
 
 /** `status`: nodes grouped by rule with job counts, the timeline and resources. */
 export async function runStatus(context: ExecutionContext, caller: Caller, id: string) {
   const { run, files, progress } = await runWithProgress(context, caller, id);
   const text = pipelineText(files);
-  let rules: string[] = [];
-  if (text !== undefined) {
-    try {
-      rules = (await dagOf(text)).nodes.map((node) => node.rule);
-    } catch {
-      rules = ruleNamesOf(text);
-    }
-  }
+  // The pipeline's rules in DAG order (rules without jobs yet show as pending); the jobs alone otherwise.
+  const rules = text === undefined ? [] : await dagOf(text).then((dag) => dag.nodes.map((node) => node.rule), () => []);
   const nodes = [...jobsByRule(progress, [...new Set(rules)])].map(([rule, jobs]) => {
     const counts = ruleJobs(jobs);
     return { rule, status: nodeStatus(counts), jobs: counts, duration_ms: ruleDuration(jobs) };
