@@ -2,8 +2,8 @@
  * The `strand` command: picks the subcommand, parses its arguments, and turns every error into a message
  * and an exit code (0 ok, 1 pipeline problems, 2 usage). No stack traces unless STRAND_DEBUG is set.
  */
-import { readFileSync } from "node:fs";
 import { EngineError } from "../engine/findings.js";
+import { engineVersion } from "../engine/version.js";
 import { parseArgs, UsageError, type OptionSpec } from "./args.js";
 import type { Command } from "./commands/command.js";
 import { findingJson, formatFinding, paint, printJson, processOutput, type Output } from "./print.js";
@@ -37,12 +37,6 @@ const COMMANDS: CatalogEntry[] = [
   { name: "template", summary: "list the built-in pipeline templates, or print one to start a pipeline from", load: async () => (await import("./commands/template.js")).templateCommand },
   { name: "cluster", summary: "write HPC job scripts (SLURM, PBS, SGE, LSF) with a submit.sh; show or cancel scheduler jobs", load: async () => (await import("./commands/cluster.js")).clusterCommand },
 ];
-
-/** The package version, for `--version`. */
-export function packageVersion(): string {
-  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(text) as { version: string }).version;
-}
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -80,7 +74,7 @@ export async function runCli(argv: string[], output: Output = processOutput(argv
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V" || name === "version") {
-    output.out(`strand ${packageVersion()}`);
+    output.out(`strand ${engineVersion()}`);
     return 0;
   }
   const entry = COMMANDS.find((candidate) => candidate.name === name);

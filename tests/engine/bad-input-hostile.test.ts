@@ -22,7 +22,7 @@ import { loadPipeline, loadPipelineText } from "../../src/engine/format/load.js"
 import type { Pipeline } from "../../src/engine/format/model.js";
 import { MAX_PIPELINE_BYTES } from "../../src/engine/format/parse-source.js";
 import { planPipeline } from "../../src/engine/run/plan.js";
-import { removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
+import { removeTempDirs, tempDir, writeFile } from "../support/temp-workspace.js";
 
 /** Bound for one stage on an ordinary document. */
 const LIMIT_MS = 5_000;

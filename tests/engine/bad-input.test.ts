@@ -23,7 +23,7 @@ import { loadPipeline, loadPipelineText } from "../../src/engine/format/load.js"
 import type { Pipeline } from "../../src/engine/format/model.js";
 import { KNOWN_KEYS } from "../../src/engine/format/schema.js";
 import { planPipeline } from "../../src/engine/run/plan.js";
-import { removeTempDirs, tempDir, writeFile } from "./temp-workspace.js";
+import { removeTempDirs, tempDir, writeFile } from "../support/temp-workspace.js";
 
 /** The longest any one stage may take on one (small) document. */
 const STAGE_LIMIT_MS = 5_000;

@@ -5,7 +5,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, MIDDLEWARE_ORDER } from "../../src/server/app.js";
-import { startTestService, type TestService } from "./service-harness.js";
+import { startTestService, type TestService } from "../support/service-harness.js";
 
 let service: TestService;
 beforeAll(async () => (service = await startTestService({ bodyLimit: 1024 })));

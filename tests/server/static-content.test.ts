@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { injectBasePath, normaliseBasePath } from "../../src/server/static-content.js";
-import { startTestService, type TestService } from "./service-harness.js";
+import { startTestService, type TestService } from "../support/service-harness.js";
 
 let service: TestService;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { checkLicenseText, licensePaths, resolveLicense } from "../../server/domains/license/license.js";
+import { checkLicenseText, licensePaths, resolveLicense } from "../../license/license.js";
 import { printJson } from "../print.js";
 import type { Command } from "./command.js";
 

@@ -2,10 +2,10 @@
  * `strand serve`: the HTTP service (API and browser app) on 127.0.0.1:8080 by default.
  */
 import { EngineError } from "../../engine/findings.js";
+import { engineVersion } from "../../engine/version.js";
 import { serviceConfig, type ServiceConfig } from "../../server/config.js";
 import { startService } from "../../server/serve.js";
 import { optionValue, UsageError, type OptionSpec } from "../args.js";
-import { packageVersion } from "../main.js";
 import type { Command } from "./command.js";
 
 const SERVE_OPTIONS: OptionSpec[] = [
@@ -30,12 +30,12 @@ export const serveCommand: Command = {
     }
     let service;
     try {
-      service = await startService(config, packageVersion());
+      service = await startService(config, engineVersion());
     } catch (error) {
       throw startFailure(error as NodeJS.ErrnoException, config);
     }
     const where = service.storage === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";
-    output.err(`strand ${packageVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API description at ${service.url}/api/openapi.json`);
+    output.err(`strand ${engineVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API description at ${service.url}/api/openapi.json`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         output.err("stopping");

@@ -16,11 +16,25 @@ import { EngineError } from "../findings.js";
 import type { Environment } from "../format/model.js";
 import { environmentKind } from "../format/rule-settings.js";
 
+/** The programs that run `docker` environments, in the order they are preferred. */
+export const CONTAINER_PROGRAMS = ["docker", "podman"] as const;
+
+/** The programs that run `singularity` environments, in the order they are preferred. */
+export const SINGULARITY_PROGRAMS = ["apptainer", "singularity"] as const;
+
+export type ContainerProgram = (typeof CONTAINER_PROGRAMS)[number];
+export type SingularityProgram = (typeof SINGULARITY_PROGRAMS)[number];
+
 /** The programs chosen for the backends that have more than one implementation. */
 export interface BackendBinaries {
   mamba: "mamba" | "micromamba";
-  container: "docker" | "podman";
-  singularity: "apptainer" | "singularity";
+  container: ContainerProgram;
+  singularity: SingularityProgram;
+}
+
+/** Whether a value names a program that runs `docker` environments. */
+export function isContainerProgram(value: unknown): value is ContainerProgram {
+  return (CONTAINER_PROGRAMS as readonly unknown[]).includes(value);
 }
 
 /** Forces the program that runs `docker` environments: `docker` or `podman`. */
@@ -77,10 +91,10 @@ export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /** The program for `docker` environments: forced by STRAND_CONTAINER_RUNTIME, else docker, else podman if only it is installed. */
-export function containerRuntime(env: NodeJS.ProcessEnv = process.env): "docker" | "podman" {
+export function containerRuntime(env: NodeJS.ProcessEnv = process.env): ContainerProgram {
   const forced = env[CONTAINER_RUNTIME_VARIABLE]?.trim();
   if (forced) {
-    if (forced === "docker" || forced === "podman") return forced;
+    if (isContainerProgram(forced)) return forced;
     throw new EngineError("ENV_ERROR", `${CONTAINER_RUNTIME_VARIABLE} is '${forced}'; it must be docker or podman`, {
       suggestion: `unset ${CONTAINER_RUNTIME_VARIABLE}, or set it to docker or podman`,
     });
@@ -95,7 +109,7 @@ export function mambaProgram(env: NodeJS.ProcessEnv = process.env): "mamba" | "m
 }
 
 /** The program for `singularity` environments: apptainer, else singularity if only it is installed. */
-export function singularityProgram(env: NodeJS.ProcessEnv = process.env): "apptainer" | "singularity" {
+export function singularityProgram(env: NodeJS.ProcessEnv = process.env): SingularityProgram {
   return !findExecutable("apptainer", env) && findExecutable("singularity", env) ? "singularity" : "apptainer";
 }
 

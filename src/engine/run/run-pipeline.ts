@@ -12,7 +12,7 @@ import { renderContext } from "../expand/render-command.js";
 import { EngineError } from "../findings.js";
 import type { Cluster, Pipeline } from "../format/model.js";
 import { effectiveMemory, effectiveThreads, memoryToMegabytes } from "../format/rule-settings.js";
-import { engineVersion } from "../tools/export.js";
+import { engineVersion } from "../version.js";
 import { dispatchWebhooks, readWebhooks, type WebhookSettings } from "../notify/webhook.js";
 import { openCheckpoint } from "./checkpoint.js";
 import { EventLog, type RunEvent } from "./event-log.js";

@@ -11,6 +11,7 @@ import { EngineError } from "../findings.js";
 import type { Environment, Pipeline, Rule } from "../format/model.js";
 import { environmentKind } from "../format/rule-settings.js";
 import { shellWord } from "../expand/shell-quote.js";
+import { engineVersion } from "../version.js";
 
 /** The container formats `export` writes. */
 export const EXPORT_FORMATS = ["docker", "singularity"] as const;
@@ -59,18 +60,6 @@ export function exportPipeline(pipeline: Pipeline, format: string, options: Expo
 /** True when `value` names a format `exportPipeline` writes. */
 export function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
-}
-
-let cachedVersion: string | undefined;
-
-/** The version of the installed strand package, read from its manifest. */
-export function engineVersion(): string {
-  if (cachedVersion === undefined) {
-    // Sources (src/engine/tools) and the build (dist/engine/tools) both sit three folders below the manifest.
-    const manifest = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    cachedVersion = typeof manifest.version === "string" ? manifest.version : "0.0.0";
-  }
-  return cachedVersion;
 }
 
 // ---------------------------------------------------------------------------------------------------------

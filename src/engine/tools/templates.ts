@@ -2,7 +2,7 @@
  * Built-in pipeline templates: the `templates/` folder at the package root holds one `.oxoflow` file per
  * template and `index.json` (id, file, title, tags, features, runnable). Name and description come from each
  * file's `[workflow]` table, so they cannot drift from the TOML. Read once per process; every template is
- * valid and lint-clean (tests/engine/templates.test.ts). `strand template` and GET /api/templates serve them.
+ * valid and lint-clean (tests/engine/tools/templates.test.ts). `strand template` and GET /api/templates serve them.
  */
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";

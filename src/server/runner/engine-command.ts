@@ -8,11 +8,9 @@
  */
 import { join } from "node:path";
 import { stringify } from "smol-toml";
+import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environment-wrap.js";
 import type { RunTarget } from "../store/store.js";
-
-/** The target kinds a run may name (`cloud_batch` is accepted by the schema and refused with a reason). */
-export const TARGET_TYPES = ["local", "slurm", "pbs", "sge", "lsf", "container", "cloud_batch"] as const;
-export type TargetType = (typeof TARGET_TYPES)[number];
+import { containerEnvironmentKind, isSchedulerTarget } from "./run-targets.js";
 
 /** The run options the engine needs, kept beside the run so a retry can repeat them. */
 export interface RunRequest {
@@ -65,8 +63,6 @@ export interface EngineInvocation {
   profile?: { path: string; text: string };
 }
 
-const SCHEDULERS = new Set(["slurm", "pbs", "sge", "lsf"]);
-
 /** Builds the engine command for a run. */
 export function engineInvocation(runId: string, files: RunFiles, request: RunRequest): EngineInvocation {
   const dryRun = request.dry_run === true;
@@ -83,20 +79,18 @@ export function engineInvocation(runId: string, files: RunFiles, request: RunReq
   const target = request.target;
   const profile = targetProfile(target);
   if (profile) args.push(`--profile=${TARGET_PROFILE}`);
-  if (SCHEDULERS.has(target.type) && !dryRun) {
+  if (isSchedulerTarget(target.type) && !dryRun) {
     args.push(`--executor=${target.type}`);
     if (typeof target.max_submitted === "number") args.push(`--max-submitted=${target.max_submitted}`);
     if (typeof target.poll_interval === "string" || typeof target.poll_interval === "number") args.push(`--poll-interval=${String(target.poll_interval)}`);
   }
-  if (target.type === "container" && typeof target.runtime === "string" && (target.runtime === "docker" || target.runtime === "podman")) {
-    env.STRAND_CONTAINER_RUNTIME = target.runtime;
-  }
+  if (target.type === "container" && isContainerProgram(target.runtime)) env[CONTAINER_RUNTIME_VARIABLE] = target.runtime;
   return { args, env, profile: profile === undefined ? undefined : { path: join(files.workspace, "profiles", `${TARGET_PROFILE}.toml`), text: profile } };
 }
 
 /** The profile text for a target, or undefined when the target needs none (local). */
 export function targetProfile(target: RunTarget): string | undefined {
-  if (SCHEDULERS.has(target.type)) {
+  if (isSchedulerTarget(target.type)) {
     const cluster: Record<string, unknown> = { backend: target.type };
     for (const key of ["partition", "account", "walltime"] as const) if (typeof target[key] === "string") cluster[key] = target[key];
     if (typeof target.queue === "string" && cluster.partition === undefined) cluster.partition = target.queue;
@@ -105,7 +99,7 @@ export function targetProfile(target: RunTarget): string | undefined {
   }
   if (target.type === "container") {
     const image = String(target.image);
-    const kind = target.runtime === "apptainer" || target.runtime === "singularity" ? "singularity" : "docker";
+    const kind = containerEnvironmentKind(target.runtime);
     // Fills only rules without an environment of their own (profile_mode "fill").
     return `# Written by the strand service for this run's target.\n${stringify({ defaults: { environment: { [kind]: image } } })}\n`;
   }

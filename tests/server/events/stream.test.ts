@@ -8,7 +8,7 @@ import { connect, type Socket } from "node:net";
 import { EventSource, type FetchLike, type FetchLikeResponse } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
 import { EventBus } from "../../../src/server/events/event-bus.js";
-import { startTestService, type TestService } from "../service-harness.js";
+import { startTestService, type TestService } from "../../support/service-harness.js";
 
 interface EventRecord {
   type: string;

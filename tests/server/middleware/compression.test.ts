@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseEncoding } from "../../../src/server/middleware/compression.js";
-import { startTestService, type TestService } from "../service-harness.js";
+import { startTestService, type TestService } from "../../support/service-harness.js";
 
 let service: TestService;
 beforeAll(async () => (service = await startTestService()));

@@ -3,7 +3,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { corsOriginsFromEnv } from "../../../src/server/middleware/cors.js";
-import { startTestService, type TestService } from "../service-harness.js";
+import { startTestService, type TestService } from "../../support/service-harness.js";
 
 const services: TestService[] = [];
 afterAll(() => Promise.all(services.map((service) => service.close())));

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../../../src/server/middleware/security-headers.js";
 import { LICENSE_LINE } from "../../../src/server/middleware/license-headers.js";
-import { startTestService, type TestService } from "../service-harness.js";
+import { startTestService, type TestService } from "../../support/service-harness.js";
 
 let service: TestService;
 beforeAll(async () => (service = await startTestService({ bodyLimit: 1024 })));

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { SlidingWindowLimiter } from "../../../src/server/middleware/rate-limit.js";
-import { startTestService, type TestService } from "../service-harness.js";
+import { startTestService, type TestService } from "../../support/service-harness.js";
 
 const services: TestService[] = [];
 afterAll(() => Promise.all(services.map((service) => service.close())));

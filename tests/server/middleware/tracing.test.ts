@@ -2,7 +2,7 @@
  * Tracing: one line per request with method, path, status and latency; health at DEBUG; request ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../service-harness.js";
+import { startTestService, type TestService } from "../../support/service-harness.js";
 
 let service: TestService;
 beforeAll(async () => (service = await startTestService()));

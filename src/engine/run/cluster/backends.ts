@@ -5,10 +5,13 @@
  */
 import type { CommandLine, RunSchedulerCommand } from "./scheduler-commands.js";
 
-export type BackendName = "slurm" | "pbs" | "sge" | "lsf";
-
 /** The supported schedulers, in the order help texts list them. */
-export const BACKEND_NAMES: readonly BackendName[] = ["slurm", "pbs", "sge", "lsf"];
+export const BACKEND_NAMES = ["slurm", "pbs", "sge", "lsf"] as const;
+
+export type BackendName = (typeof BACKEND_NAMES)[number];
+
+/** The program each scheduler submits job scripts with: what must be on PATH to use it. */
+export const SUBMIT_PROGRAMS: Readonly<Record<BackendName, string>> = { slurm: "sbatch", pbs: "qsub", sge: "qsub", lsf: "bsub" };
 
 /** Whether a text names a supported scheduler. */
 export function isBackendName(text: string | undefined): text is BackendName {
@@ -130,13 +133,13 @@ export function parseSbatchId(stdout: string): string | undefined {
 
 class SlurmBackend implements SchedulerBackend {
   readonly name = "slurm";
-  readonly submitProgram = "sbatch";
+  readonly submitProgram = SUBMIT_PROGRAMS.slurm;
   readonly cancelAnswers = /invalid job id|already completing or completed|job has already finished/i;
   /** Set once sacct says accounting is disabled, so later polls go straight to scontrol. */
   private accountingDisabled = false;
 
   submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: "sbatch", args: ["--parsable", scriptPath], cwd };
+    return { file: this.submitProgram, args: ["--parsable", scriptPath], cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -256,11 +259,11 @@ function pbsNumber(id: string): string {
 
 class PbsBackend implements SchedulerBackend {
   readonly name = "pbs";
-  readonly submitProgram = "qsub";
+  readonly submitProgram = SUBMIT_PROGRAMS.pbs;
   readonly cancelAnswers = /unknown job id|job has finished|invalid state for job/i;
 
   submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: "qsub", args: [scriptPath], cwd };
+    return { file: this.submitProgram, args: [scriptPath], cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -329,11 +332,11 @@ export function parseSgeQsubId(stdout: string): string | undefined {
 
 class SgeBackend implements SchedulerBackend {
   readonly name = "sge";
-  readonly submitProgram = "qsub";
+  readonly submitProgram = SUBMIT_PROGRAMS.sge;
   readonly cancelAnswers = /does not exist|has already been deleted/i;
 
   submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: "qsub", args: ["-terse", scriptPath], cwd };
+    return { file: this.submitProgram, args: ["-terse", scriptPath], cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -400,12 +403,12 @@ export function parseBsubId(stdout: string): string | undefined {
 
 class LsfBackend implements SchedulerBackend {
   readonly name = "lsf";
-  readonly submitProgram = "bsub";
+  readonly submitProgram = SUBMIT_PROGRAMS.lsf;
   readonly cancelAnswers = /job has already finished|is not found|no matching job/i;
 
   /** bsub reads `#BSUB` lines only from a script given on stdin. */
   submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: "bsub", args: [], stdinFile: scriptPath, cwd };
+    return { file: this.submitProgram, args: [], stdinFile: scriptPath, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {

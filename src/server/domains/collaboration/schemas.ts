@@ -3,7 +3,7 @@
  * document).
  */
 import { z } from "@hono/zod-openapi";
-import { SavedPipelineWithValidation } from "../workflow/saved-schemas.js";
+import { SavedPipelineWithValidation } from "../../openapi-shapes.js";
 import { SHARE_DAYS } from "./service.js";
 
 export const ForkBody = z.object({ name: z.string().trim().min(1).max(200).optional().openapi({ description: 'default: "<name> (fork)"' }) }).openapi("Fork");

@@ -8,7 +8,8 @@ import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { Pipeline, Share, Store } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
-import { createSaved, readable, writable, type Validation } from "../workflow/saved-service.js";
+import { createSaved, readable, writable } from "../pipelines/service.js";
+import type { Validation } from "../workflow/service.js";
 import { InvalidImportUrl, isSameHost, parseImportUrl } from "./import-url.js";
 import { fetchRemoteText, RemoteFetchError, type RemoteFetchOptions } from "./remote-fetch.js";
 

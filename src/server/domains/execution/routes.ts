@@ -7,7 +7,7 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js";
+import { failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import type { RunStatus } from "../../store/store.js";
 import {
   CreateRunBody,

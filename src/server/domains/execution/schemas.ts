@@ -2,9 +2,9 @@
  * Request and response types of the runs endpoints (they generate this part of the OpenAPI document).
  */
 import { z } from "@hono/zod-openapi";
-import { TARGET_TYPES } from "../../runner/engine-command.js";
+import { CONTAINER_RUNTIMES, TARGET_TYPES } from "../../runner/run-targets.js";
 import { RUN_STATUSES } from "../../store/store.js";
-import { DagResult, FindingSchema } from "../workflow/schemas.js";
+import { DagResult, FindingSchema } from "../../openapi-shapes.js";
 
 /** One line of text for an engine argument: no line breaks or NUL bytes. */
 const argumentText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n\0]+$/, "must be one line of text");
@@ -20,7 +20,7 @@ export const RunTargetSchema = z
     max_submitted: z.number().int().min(1).max(100_000).optional().openapi({ description: "scheduler jobs in flight at once" }),
     poll_interval: z.union([z.number().int().min(1).max(3600), argumentText(32)]).optional().openapi({ description: "how often to ask the scheduler (seconds or 5s, 1m)" }),
     image: argumentText(500).optional().openapi({ description: "container target: the image every rule without its own environment runs in" }),
-    runtime: z.enum(["docker", "podman", "apptainer", "singularity"]).optional().openapi({ description: "container target: the program that runs the image" }),
+    runtime: z.enum(CONTAINER_RUNTIMES).optional().openapi({ description: "container target: the program that runs the image" }),
   })
   .strict()
   .openapi("RunTarget");

@@ -15,10 +15,11 @@ import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { runFiles, type RunRequest } from "../../runner/engine-command.js";
+import { CONTAINER_RUNTIMES, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
 import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
-import { readable } from "../workflow/saved-service.js";
+import { readable } from "../pipelines/service.js";
 import { apiFinding, isParseFailure, loadDetached, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
 
@@ -38,7 +39,6 @@ export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & { tom
 export type RunView = Omit<Run, "pid" | "events_path"> & { dry_run: boolean };
 
 const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"];
-const SCHEDULER_PROGRAMS: Record<string, string> = { slurm: "sbatch", pbs: "qsub", sge: "qsub", lsf: "bsub" };
 
 /** The API view of a run; a run this process supervises shows its live counts. */
 export function runView(context: ExecutionContext, run: Run): RunView {
@@ -236,11 +236,11 @@ function checkTarget(target: RunTarget, env: NodeJS.ProcessEnv): RunTarget {
   }
   if (target.type === "container") {
     if (typeof target.image !== "string" || target.image.trim() === "") throw new ServiceError(400, "RUN_ERROR", "a container target needs an image", { suggestion: 'send target {"type": "container", "image": "ubuntu:24.04"}' });
-    if (target.runtime !== undefined && !["docker", "podman", "apptainer", "singularity"].includes(String(target.runtime))) {
-      throw new ServiceError(400, "RUN_ERROR", `unknown container runtime '${String(target.runtime)}'`, { suggestion: "use docker, podman, apptainer or singularity" });
+    if (target.runtime !== undefined && !isContainerRuntime(target.runtime)) {
+      throw new ServiceError(400, "RUN_ERROR", `unknown container runtime '${String(target.runtime)}'`, { suggestion: `use ${CONTAINER_RUNTIMES.slice(0, -1).join(", ")} or ${CONTAINER_RUNTIMES.at(-1)}` });
     }
   }
-  const program = SCHEDULER_PROGRAMS[target.type];
+  const program = submitProgramOf(target.type);
   if (program && !findExecutable(program, env)) {
     throw new ServiceError(400, "RUN_ERROR", `${target.type} is not available here: '${program}' is not on the service's PATH`, { suggestion: `install the ${target.type} client tools where the service runs, or use target.type local` });
   }

@@ -3,9 +3,9 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { ServiceError } from "../../errors.js";
-import { ErrorBodySchema } from "../observability/schemas.js";
+import { installLicense, resolveLicense, type LicenseCache } from "../../../license/license.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { installLicense, resolveLicense, type LicenseCache } from "./license.js";
+import { failureResponse } from "../../openapi-shapes.js";
 
 const LicenseStatusSchema = z
   .object({
@@ -35,7 +35,7 @@ const uploadLicense = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: z.object({ license_data: z.string().max(65_536) }).openapi("LicenseUpload") } } } },
   responses: {
     200: { description: "the installed license's status", content: { "application/json": { schema: LicenseStatusSchema } } },
-    400: { description: "missing field, or a license that does not check out", content: { "application/json": { schema: ErrorBodySchema } } },
+    400: failureResponse("missing field, or a license that does not check out"),
   },
 });
 

@@ -6,9 +6,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
+import { failureResponse } from "../../openapi-shapes.js";
 import type { Store } from "../../store/store.js";
 import { MetricsCollector, prometheusText, systemDocument, type MetricSources } from "./metrics.js";
-import { AuditPage, AuditQuerySchema, ErrorBodySchema, HealthDocument } from "./schemas.js";
+import { AuditPage, AuditQuerySchema, HealthDocument } from "./schemas.js";
 import { healthDocument, type HealthContext } from "./service.js";
 
 const healthRoute = createRoute({
@@ -73,8 +74,8 @@ const auditRoute = createRoute({
   request: { query: AuditQuerySchema },
   responses: {
     200: { description: "one page of audit entries", content: { "application/json": { schema: AuditPage } } },
-    400: { description: "a bad limit or cursor", content: { "application/json": { schema: ErrorBodySchema } } },
-    403: { description: "the caller is not an administrator", content: { "application/json": { schema: ErrorBodySchema } } },
+    400: failureResponse("a bad limit or cursor"),
+    403: failureResponse("the caller is not an administrator"),
   },
 });
 

@@ -24,15 +24,6 @@ export const HealthDocument = z
   })
   .openapi("Health");
 
-export const ErrorBodySchema = z
-  .object({
-    code: z.string(),
-    message: z.string(),
-    detail: z.string().optional(),
-    suggestion: z.string().optional(),
-  })
-  .openapi("Error");
-
 export const AuditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "page size (default 50)" }),
   cursor: z.string().max(512).optional().openapi({ description: "next_cursor of the previous page" }),

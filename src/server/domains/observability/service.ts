@@ -6,7 +6,7 @@
  * route answers 503 when the database cannot be reached.
  */
 import type { z } from "@hono/zod-openapi";
-import type { LicenseStatus } from "../license/license.js";
+import type { LicenseStatus } from "../../../license/license.js";
 import type { HealthDocument } from "./schemas.js";
 
 export interface HealthContext {

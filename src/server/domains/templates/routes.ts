@@ -5,12 +5,10 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { failureResponse, jsonBody, jsonResponse } from "../../route-helpers.js";
+import { Deleted, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import type { Store } from "../../store/store.js";
-import { Deleted } from "../workflow/saved-schemas.js";
 import { NewTemplateBody, TemplateIdParam, TemplateList, TemplateSchema, TemplateWithValidation } from "./schemas.js";
 import { addTemplate, allTemplates, oneTemplate, removeTemplate } from "./service.js";
-
 
 const listRoute = createRoute({
   method: "get",

@@ -2,7 +2,7 @@
  * Request and response types of the templates endpoints (they generate this part of the OpenAPI document).
  */
 import { z } from "@hono/zod-openapi";
-import { LintResult } from "../workflow/schemas.js";
+import { LintResult } from "../../openapi-shapes.js";
 
 export const TemplateSchema = z
   .object({

@@ -9,7 +9,7 @@ import { getTemplate as builtInBySlug, listTemplates as builtInSummaries } from 
 import { ServiceError } from "../../errors.js";
 import type { Store, Template as StoredTemplate } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
-import { textFacts, validationOf, type Validation } from "../workflow/saved-service.js";
+import { textFacts, validationOf, type Validation } from "../workflow/service.js";
 
 /** A template as the API shows it. */
 export interface ApiTemplate {

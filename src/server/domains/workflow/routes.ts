@@ -7,28 +7,23 @@ import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { EngineError } from "../../../engine/findings.js";
 import { bodyHook } from "../../body-hook.js";
 import { ServiceError } from "../../errors.js";
-import { ErrorBodySchema } from "../observability/schemas.js";
+import { DagResult, failureResponse, jsonBody, jsonResponse, LintResult } from "../../openapi-shapes.js";
 import * as schemas from "./schemas.js";
 import * as tooling from "./service.js";
 
-
-
-function toolRoute(name: string, summary: string, body: z.ZodType, result: z.ZodType) {
+function toolRoute(name: (typeof tooling.TOOLING_NAMES)[number], summary: string, body: z.ZodType, result: z.ZodType) {
   return createRoute({
     method: "post",
     path: `/api/pipelines/${name}`,
     tags: ["pipeline tooling"],
     summary,
-    request: { body: { required: true, content: { "application/json": { schema: body } } } },
+    request: jsonBody(body),
     responses: {
-      200: { description: "the result", content: { "application/json": { schema: result } } },
-      400: { description: "a missing field, or a pipeline the engine refuses", content: { "application/json": { schema: ErrorBodySchema } } },
+      200: jsonResponse(result, "the result"),
+      400: failureResponse("a missing field, or a pipeline the engine refuses"),
     },
   });
 }
-
-/** The stateless tooling endpoints, `POST /api/pipelines/<name>`. */
-export const TOOLING_NAMES = ["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export"] as const;
 
 /** Runs a tool, turning engine errors into the endpoint's error code. */
 async function tool<T>(code: string, work: () => Promise<T> | T): Promise<T> {
@@ -60,7 +55,7 @@ export function toolingRoutes(): OpenAPIHono {
     const body = (await c.req.json()) as z.infer<typeof schemas.PrepareBody>;
     return c.json(await tool("PREPARE_ERROR", () => tooling.prepareText(body.toml_content, body)), 200);
   }, bodyHook);
-  router.openapi(toolRoute("dag", "The rule graph, or the job graph with expanded: true", schemas.DagBody, schemas.DagResult), async (c) => {
+  router.openapi(toolRoute("dag", "The rule graph, or the job graph with expanded: true", schemas.DagBody, DagResult), async (c) => {
     const body = (await c.req.json()) as z.infer<typeof schemas.DagBody>;
     return c.json(await tool("DAG_ERROR", () => tooling.dagOf(body.toml_content, body.expanded ?? false)), 200);
   }, bodyHook);
@@ -68,7 +63,7 @@ export function toolingRoutes(): OpenAPIHono {
     const { toml_content } = (await c.req.json()) as z.infer<typeof schemas.TomlBody>;
     return c.json(await tool("PARSE_ERROR", () => tooling.formatText(toml_content)), 200);
   }, bodyHook);
-  router.openapi(toolRoute("lint", "Lint a pipeline (E, W and info findings)", schemas.LintBody, schemas.LintResult), async (c) => {
+  router.openapi(toolRoute("lint", "Lint a pipeline (E, W and info findings)", schemas.LintBody, LintResult), async (c) => {
     const body = (await c.req.json()) as z.infer<typeof schemas.LintBody>;
     return c.json(await tool("LINT_ERROR", () => tooling.lintText(body.toml_content, body.strict ?? false)), 200);
   }, bodyHook);

@@ -3,18 +3,7 @@
  * Bodies are checked by the handlers, so a missing `toml_content` is `MISSING_FIELD`, not a schema error.
  */
 import { z } from "@hono/zod-openapi";
-
-export const FindingSchema = z
-  .object({
-    code: z.string(),
-    severity: z.enum(["error", "warning", "info"]),
-    message: z.string(),
-    rule: z.string().nullable(),
-    suggestion: z.string().nullable(),
-    line: z.number().nullable(),
-    column: z.number().nullable(),
-  })
-  .openapi("Finding");
+import { FindingSchema } from "../../openapi-shapes.js";
 
 const toml = z.string().openapi({ description: "pipeline TOML text" });
 
@@ -54,8 +43,6 @@ export const ValidateResult = z
   })
   .openapi("ValidateResult");
 
-export const LintResult = z.object({ valid: z.boolean(), errors: z.array(FindingSchema), warnings: z.array(FindingSchema), info: z.array(FindingSchema) }).openapi("LintResult");
-
 export const PrepareResult = z
   .object({
     jobs_total: z.number(),
@@ -76,16 +63,6 @@ export const PrepareResult = z
     environment_setup: z.array(z.object({ kind: z.string(), spec: z.string(), command: z.string().nullable() })),
   })
   .openapi("PrepareResult");
-
-export const DagResult = z
-  .object({
-    nodes: z.array(z.object({ id: z.string(), label: z.string(), rule: z.string(), environment: z.string(), threads: z.number(), memory: z.string().nullable(), level: z.number() })),
-    edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(["file", "declared"]) })),
-    levels: z.array(z.array(z.string())),
-    critical_path: z.array(z.string()),
-    metrics: z.object({ nodes: z.number(), edges: z.number(), max_depth: z.number(), max_width: z.number() }),
-  })
-  .openapi("DagResult");
 
 export const FormatResult = z.object({ formatted: z.string(), changed: z.boolean() }).openapi("FormatResult");
 export const StatsResult = z.record(z.string(), z.unknown()).openapi("StatsResult");

@@ -1,12 +1,15 @@
 /**
  * The pipeline tooling, free of HTTP: parse, validate, prepare, dag, format, lint, stats, diff and export
- * of TOML text sent by a client. The text is loaded "detached": nothing outside it is read (no includes,
- * sample sheets or file patterns) and relative paths resolve in an empty folder, so a request can never
- * make the service read or fetch anything. Engine errors are thrown as they are; the routes give them codes.
+ * of TOML text sent by a client, and what a text says about itself for the domains that keep texts (saved
+ * pipelines, templates): its facts and its lint result. The text is loaded "detached": nothing outside it
+ * is read (no includes, sample sheets or file patterns) and relative paths resolve in an empty folder, so a
+ * request can never make the service read or fetch anything. Engine errors are thrown as they are; the
+ * routes give them codes.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse, TomlError } from "smol-toml";
 import { lintPipeline } from "../../../engine/check/lint.js";
 import { validatePipeline } from "../../../engine/check/validate.js";
 import { buildGraph, criticalPath } from "../../../engine/dag/graph.js";
@@ -21,6 +24,10 @@ import { setupScript } from "../../../engine/run/environment-setup.js";
 import { diffPipelines, type DiffResult } from "../../../engine/tools/diff.js";
 import { exportPipeline, type ExportResult } from "../../../engine/tools/export.js";
 import { pipelineStats, type PipelineStats } from "../../../engine/tools/stats.js";
+import { ServiceError } from "../../errors.js";
+
+/** The stateless tooling endpoints, `POST /api/pipelines/<name>`. */
+export const TOOLING_NAMES = ["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export"] as const;
 
 /** A finding as the API shows it. */
 export interface ApiFinding {
@@ -224,4 +231,58 @@ export async function diffTexts(a: string, b: string): Promise<DiffResult> {
 /** A Dockerfile or Apptainer definition for the pipeline. */
 export async function exportText(text: string, format: "docker" | "singularity"): Promise<ExportResult> {
   return exportPipeline(await loadDetached(text), format);
+}
+
+/** What a kept text says about itself (saved pipelines and templates store it beside the text). */
+export interface TextFacts {
+  name: string;
+  version: string | null;
+  description: string | null;
+  rules_count: number;
+}
+
+/** The lint result kept texts carry. */
+export interface Validation {
+  valid: boolean;
+  errors: ApiFinding[];
+  warnings: ApiFinding[];
+  info: ApiFinding[];
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+/** Reads the facts of a text to keep; PARSE_ERROR for text that is not TOML or has no workflow name. */
+export function textFacts(toml: string, source = "toml_content"): TextFacts {
+  let document: Record<string, unknown>;
+  try {
+    document = parse(toml) as Record<string, unknown>;
+  } catch (error) {
+    const where = error instanceof TomlError ? `line ${error.line}, column ${error.column}` : undefined;
+    const reason = (error as Error).message.split("\n")[0] ?? "not valid TOML";
+    throw new ServiceError(400, "PARSE_ERROR", `${source} is not valid TOML: ${reason}`, { ...(where ? { detail: where } : {}), suggestion: "fix the TOML syntax at the position shown (POST /api/pipelines/validate shows every problem)" });
+  }
+  const workflow = document.workflow;
+  const name = workflow && typeof workflow === "object" && !Array.isArray(workflow) ? text((workflow as Record<string, unknown>).name) : null;
+  if (name === null) {
+    throw new ServiceError(400, "PARSE_ERROR", `${source} has no [workflow] name`, { detail: "line 1, column 1", suggestion: 'start the pipeline with [workflow] and name = "my-pipeline"' });
+  }
+  const table = workflow as Record<string, unknown>;
+  return {
+    name,
+    version: text(table.version),
+    description: text(table.description),
+    rules_count: Array.isArray(document.rules) ? document.rules.length : 0,
+  };
+}
+
+/** The lint result kept with a text; a text the engine cannot load is one error finding, not a failure. */
+export async function validationOf(toml: string): Promise<Validation> {
+  try {
+    return await lintText(toml);
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    return { valid: false, errors: [apiFinding(error.finding)], warnings: [], info: [] };
+  }
 }

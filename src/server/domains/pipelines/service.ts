@@ -1,0 +1,135 @@
+/**
+ * Saved pipelines, free of HTTP: who may read or change one, and the create / update / rollback / fork
+ * operations over the store, each keeping what the text says about itself (name, version, description,
+ * rule count) and answering with its lint result (both read by the tooling). Text that does not parse, or
+ * has no `[workflow].name`, is refused with PARSE_ERROR and its position; a pipeline with lint errors is
+ * saved as a draft and carries its findings.
+ */
+import type { Caller } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import type { Pipeline, PipelineRevision, PipelineVisibility, Store } from "../../store/store.js";
+import { isStoreError } from "../../store/store-error.js";
+import { textFacts, validationOf, type Validation } from "../workflow/service.js";
+
+/** Whether a caller may read a pipeline: its owner, an administrator, or anyone for workspace pipelines. */
+export function canRead(caller: Caller, pipeline: Pipeline): boolean {
+  return caller.admin || pipeline.owner === caller.id || pipeline.visibility === "workspace";
+}
+
+/** Whether a caller may change, share or delete a pipeline: its owner or an administrator. */
+export function canWrite(caller: Caller, pipeline: Pipeline): boolean {
+  return caller.admin || pipeline.owner === caller.id;
+}
+
+/** A pipeline the caller may read; anything else is NOT_FOUND (existence is not revealed). */
+export async function readable(store: Store, caller: Caller, id: string): Promise<Pipeline> {
+  const pipeline = await store.getPipeline(id).catch((error: unknown) => {
+    throw isStoreError(error, "NOT_FOUND") ? missing(id) : error;
+  });
+  if (!canRead(caller, pipeline)) throw missing(id);
+  return pipeline;
+}
+
+/** A pipeline the caller may change; a readable one they may not change is 403, others NOT_FOUND. */
+export async function writable(store: Store, caller: Caller, id: string): Promise<Pipeline> {
+  const pipeline = await readable(store, caller, id);
+  if (!canWrite(caller, pipeline)) throw new ServiceError(403, "ACCESS_DENIED", `pipeline ${id} belongs to ${pipeline.owner}`, { suggestion: "fork it to get a copy you can change" });
+  return pipeline;
+}
+
+function missing(id: string): ServiceError {
+  return new ServiceError(404, "NOT_FOUND", `no saved pipeline ${id}`, { suggestion: "GET /api/pipelines lists the saved pipelines (a translation's draft id is not a saved id: save its toml_content first)" });
+}
+
+export interface CreateInput {
+  toml_content: string;
+  name?: string;
+  tags?: string[];
+  visibility?: PipelineVisibility;
+  forked_from?: string | null;
+  /** What the text is called in a PARSE_ERROR (default `toml_content`; an import names its URL). */
+  source?: string;
+}
+
+/** Saves a new pipeline owned by the caller, with its lint result. */
+export async function createSaved(store: Store, caller: Caller, input: CreateInput): Promise<{ pipeline: Pipeline; validation: Validation }> {
+  const facts = textFacts(input.toml_content, input.source);
+  const validation = await validationOf(input.toml_content);
+  const pipeline = await store.createPipeline({
+    name: input.name ?? facts.name,
+    version: facts.version,
+    description: facts.description,
+    tags: uniqueTags(input.tags ?? []),
+    toml_content: input.toml_content,
+    visibility: input.visibility ?? "private",
+    owner: caller.id,
+    forked_from: input.forked_from ?? null,
+    rules_count: facts.rules_count,
+  });
+  return { pipeline, validation };
+}
+
+export interface UpdateInput {
+  toml_content?: string;
+  name?: string;
+  tags?: string[];
+  visibility?: PipelineVisibility;
+  revision?: number;
+}
+
+/** Applies a change as the next revision (CONFLICT when `revision` is not the current one). */
+export async function updateSaved(store: Store, caller: Caller, id: string, input: UpdateInput): Promise<{ pipeline: Pipeline; validation: Validation }> {
+  if (input.toml_content === undefined && input.name === undefined && input.tags === undefined && input.visibility === undefined) {
+    throw new ServiceError(400, "BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
+  }
+  await writable(store, caller, id);
+  const facts = input.toml_content !== undefined ? textFacts(input.toml_content) : undefined;
+  const pipeline = await store.updatePipeline(
+    id,
+    {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.tags !== undefined ? { tags: uniqueTags(input.tags) } : {}),
+      ...(input.visibility !== undefined ? { visibility: input.visibility } : {}),
+      ...(facts && input.toml_content !== undefined
+        ? { toml_content: input.toml_content, version: facts.version, description: facts.description, rules_count: facts.rules_count }
+        : {}),
+    },
+    { expectedRevision: input.revision },
+  );
+  return { pipeline, validation: await validationOf(pipeline.toml_content) };
+}
+
+/** Finds a revision by number (`3`) or by its id. */
+export async function findRevision(store: Store, pipelineId: string, ref: string | number): Promise<PipelineRevision> {
+  const number = typeof ref === "number" ? ref : /^\d{1,9}$/.test(ref) ? Number(ref) : undefined;
+  if (number !== undefined) {
+    return store.getRevision(pipelineId, number).catch((error: unknown) => {
+      throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", `pipeline ${pipelineId} has no revision ${number}`, { suggestion: `GET /api/pipelines/${pipelineId}/revisions lists them` }) : error;
+    });
+  }
+  const found = (await store.listRevisions(pipelineId)).find((revision) => revision.id === ref);
+  if (!found) throw new ServiceError(404, "NOT_FOUND", `pipeline ${pipelineId} has no revision ${ref}`, { suggestion: `GET /api/pipelines/${pipelineId}/revisions lists them` });
+  return found;
+}
+
+/** Restores an earlier revision's content and name as a new revision. */
+export async function rollbackSaved(store: Store, caller: Caller, id: string, ref: string | number): Promise<{ pipeline: Pipeline; validation: Validation }> {
+  await writable(store, caller, id);
+  const revision = await findRevision(store, id, ref);
+  const pipeline = await store.rollbackPipeline(id, revision.revision, {
+    derive: (content) => {
+      try {
+        const { version, description, rules_count } = textFacts(content);
+        return { version, description, rules_count };
+      } catch {
+        return {}; // Revisions were accepted when saved; an unreadable one keeps the current facts.
+      }
+    },
+  });
+  return { pipeline, validation: await validationOf(pipeline.toml_content) };
+}
+
+/** Tags without repeats, in the order given. */
+function uniqueTags(tags: string[]): string[] {
+  return [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag !== ""))];
+}

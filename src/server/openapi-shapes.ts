@@ -1,0 +1,86 @@
+/**
+ * The API shapes more than one domain answers with (the error body, deletion results, findings and lint
+ * results, the graph of a pipeline, saved pipelines as other domains return them), and shorthands for
+ * `@hono/zod-openapi` route definitions, so route files read as a list of endpoints. Domains import shapes
+ * from here, never from each other's `schemas.ts`.
+ */
+import { z } from "@hono/zod-openapi";
+
+/** The error body every failure answers with (service-spec "Errors"). */
+export const ErrorBodySchema = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    detail: z.string().optional(),
+    suggestion: z.string().optional(),
+  })
+  .openapi("Error");
+
+/** What a DELETE answers: the id of what is gone. */
+export const Deleted = z.object({ deleted: z.string() }).openapi("Deleted");
+
+/** One finding of validate or lint, positioned in the pipeline text. */
+export const FindingSchema = z
+  .object({
+    code: z.string(),
+    severity: z.enum(["error", "warning", "info"]),
+    message: z.string(),
+    rule: z.string().nullable(),
+    suggestion: z.string().nullable(),
+    line: z.number().nullable(),
+    column: z.number().nullable(),
+  })
+  .openapi("Finding");
+
+/** A lint result: the tooling's answer, and the validation saved pipelines and templates carry. */
+export const LintResult = z.object({ valid: z.boolean(), errors: z.array(FindingSchema), warnings: z.array(FindingSchema), info: z.array(FindingSchema) }).openapi("LintResult");
+
+/** The rule or job graph of a pipeline: the tooling's answer, and the base of a run's DAG status. */
+export const DagResult = z
+  .object({
+    nodes: z.array(z.object({ id: z.string(), label: z.string(), rule: z.string(), environment: z.string(), threads: z.number(), memory: z.string().nullable(), level: z.number() })),
+    edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(["file", "declared"]) })),
+    levels: z.array(z.array(z.string())),
+    critical_path: z.array(z.string()),
+    metrics: z.object({ nodes: z.number(), edges: z.number(), max_depth: z.number(), max_width: z.number() }),
+  })
+  .openapi("DagResult");
+
+/** Who may read a saved pipeline. */
+export const VisibilitySchema = z.enum(["private", "workspace", "link"]).openapi({ description: "private (owner and administrators), workspace (every signed-in user may read and fork) or link (readable through a share link)" });
+
+/** A saved pipeline's id in a path. */
+export const PipelineIdParam = z.object({ id: z.string().min(1).max(128).openapi({ param: { name: "id", in: "path" }, description: "pipeline id" }) });
+
+/** A saved pipeline without its text, as listings show it. */
+export const PipelineSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    version: z.string().nullable(),
+    description: z.string().nullable(),
+    tags: z.array(z.string()),
+    visibility: VisibilitySchema,
+    owner: z.string(),
+    forked_from: z.string().nullable(),
+    rules_count: z.number().int(),
+    revision: z.number().int().openapi({ description: "grows by one with every change; send it back with PUT to refuse lost updates" }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("PipelineSummary");
+
+/** A saved pipeline with its text. */
+export const SavedPipeline = PipelineSummary.extend({ toml_content: z.string() }).openapi("SavedPipeline");
+
+/** A saved pipeline as a write answers it: with the lint result of its text. */
+export const SavedPipelineWithValidation = SavedPipeline.extend({ validation: LintResult }).openapi("SavedPipelineWithValidation");
+
+/** A JSON response with this schema. */
+export const jsonResponse = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+
+/** A failure answered with the error body. */
+export const failureResponse = (description: string) => jsonResponse(ErrorBodySchema, description);
+
+/** A required JSON request body with this schema. */
+export const jsonBody = <T>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });

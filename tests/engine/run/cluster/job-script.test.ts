@@ -1,0 +1,181 @@
+/**
+ * Job scripts per scheduler (§5.10): exact directive text for SLURM, PBS, SGE and LSF, GPU requests,
+ * walltime forms (durations, colon forms, unreadable ones), and the script around the directives.
+ */
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { jobDirectives, renderJobScript, type JobScriptRequest } from "../../../../src/engine/run/cluster/job-script.js";
+
+const BASE: JobScriptRequest = {
+  name: "align_S1",
+  threads: 8,
+  memory: "16G",
+  cwd: "/data/project",
+  command: "bwa mem ref.fa S1.fq > S1.sam",
+  stdoutPath: "/data/project/.strand/runs/r1/logs/align_S1.out",
+  stderrPath: "/data/project/.strand/runs/r1/logs/align_S1.err",
+  cluster: { partition: "short", account: "lab42", walltime: "2h", extra_args: ["--qos=high", "--constraint=avx2"] },
+};
+
+const OUT = BASE.stdoutPath;
+const ERR = BASE.stderrPath;
+
+describe("SLURM directives", () => {
+  it("writes every directive in the specified order", () => {
+    expect(jobDirectives("slurm", BASE)).toEqual([
+      "#SBATCH --job-name=align_S1",
+      "#SBATCH --cpus-per-task=8",
+      "#SBATCH --mem=16G",
+      "#SBATCH --time=02:00:00",
+      "#SBATCH --partition=short",
+      "#SBATCH --account=lab42",
+      `#SBATCH --output=${OUT}`,
+      `#SBATCH --error=${ERR}`,
+      "#SBATCH --qos=high",
+      "#SBATCH --constraint=avx2",
+    ]);
+  });
+
+  it("leaves out what the job does not set", () => {
+    expect(jobDirectives("slurm", { ...BASE, threads: 1, memory: undefined, cluster: undefined })).toEqual([
+      "#SBATCH --job-name=align_S1",
+      "#SBATCH --cpus-per-task=1",
+      `#SBATCH --output=${OUT}`,
+      `#SBATCH --error=${ERR}`,
+    ]);
+  });
+
+  it("asks for GPUs from gpu_spec (count, model, memory per GPU) or from gpu", () => {
+    const gres = (cluster: JobScriptRequest["cluster"]) => jobDirectives("slurm", { ...BASE, memory: undefined, cluster }).filter((line) => /gres|mem-per-gpu/.test(line));
+    expect(gres({ gpu: 2, extra_args: [] })).toEqual(["#SBATCH --gres=gpu:2"]);
+    expect(gres({ gpu_spec: { count: 4 }, extra_args: [] })).toEqual(["#SBATCH --gres=gpu:4"]);
+    expect(gres({ gpu_spec: { count: 2, model: "a100" }, extra_args: [] })).toEqual(["#SBATCH --gres=gpu:a100:2"]);
+    expect(gres({ gpu_spec: { count: 2, model: "a100", memory_gb: 40 }, extra_args: [] })).toEqual(["#SBATCH --gres=gpu:a100:2", "#SBATCH --mem-per-gpu=40G"]);
+    expect(gres({ gpu: 3, gpu_spec: { model: "v100" }, extra_args: [] })).toEqual(["#SBATCH --gres=gpu:v100:3"]);
+    expect(gres({ gpu_spec: { memory_gb: 16 }, extra_args: [] })).toEqual(["#SBATCH --gres=gpu:1", "#SBATCH --mem-per-gpu=16G"]);
+    expect(gres({ gpu: 0, extra_args: [] })).toEqual([]);
+  });
+
+  it("passes colon walltimes through and renders durations as HH:MM:SS or D-HH:MM:SS", () => {
+    const time = (walltime: string) => jobDirectives("slurm", { ...BASE, cluster: { walltime, extra_args: [] } }).find((line) => line.includes("--time"));
+    expect(time("04:00:00")).toBe("#SBATCH --time=04:00:00");
+    expect(time("1-00:00:00")).toBe("#SBATCH --time=1-00:00:00");
+    expect(time("30m")).toBe("#SBATCH --time=00:30:00");
+    expect(time("36h")).toBe("#SBATCH --time=1-12:00:00");
+    expect(time("2d")).toBe("#SBATCH --time=2-00:00:00");
+  });
+
+  it("uses one hour, with a warning, for a walltime it cannot read", () => {
+    const warnings: string[] = [];
+    const lines = jobDirectives("slurm", { ...BASE, cluster: { walltime: "a while", extra_args: [] } }, warnings);
+    expect(lines).toContain("#SBATCH --time=01:00:00");
+    expect(warnings).toEqual(["job align_S1: walltime 'a while' is neither a duration (30m, 4h, 2d) nor HH:MM:SS; using 1 hour"]);
+  });
+});
+
+describe("PBS directives", () => {
+  it("joins the resources into one -l line", () => {
+    expect(jobDirectives("pbs", BASE)).toEqual([
+      "#PBS -N align_S1",
+      "#PBS -l nodes=1:ppn=8,mem=16G,walltime=02:00:00",
+      "#PBS -q short",
+      "#PBS -A lab42",
+      `#PBS -o ${OUT}`,
+      `#PBS -e ${ERR}`,
+      "#PBS --qos=high",
+      "#PBS --constraint=avx2",
+    ]);
+  });
+
+  it("adds gpu= to the resources and writes a GPU model as a comment", () => {
+    expect(jobDirectives("pbs", { ...BASE, cluster: { gpu_spec: { count: 2, model: "a100" }, walltime: "36h", extra_args: [] } })).toEqual([
+      "#PBS -N align_S1",
+      "#PBS -l nodes=1:ppn=8,mem=16G,gpu=2,walltime=36:00:00",
+      "# GPU model requested: a100",
+      `#PBS -o ${OUT}`,
+      `#PBS -e ${ERR}`,
+    ]);
+  });
+
+  it("passes HH:MM:SS through and turns a day form into hours (PBS has no day field)", () => {
+    const line = (walltime: string) => jobDirectives("pbs", { ...BASE, cluster: { walltime, extra_args: [] } })[1];
+    expect(line("04:00:00")).toBe("#PBS -l nodes=1:ppn=8,mem=16G,walltime=04:00:00");
+    expect(line("1-12:00:00")).toBe("#PBS -l nodes=1:ppn=8,mem=16G,walltime=36:00:00");
+    expect(line("bogus")).toBe("#PBS -l nodes=1:ppn=8,mem=16G,walltime=01:00:00");
+  });
+});
+
+describe("SGE directives", () => {
+  it("writes separate -l lines and no account", () => {
+    expect(jobDirectives("sge", { ...BASE, cluster: { ...BASE.cluster!, gpu: 1 } })).toEqual([
+      "#$ -N align_S1",
+      "#$ -pe smp 8",
+      "#$ -l h_vmem=16G",
+      "#$ -l gpu=1",
+      "#$ -l h_rt=02:00:00",
+      "#$ -q short",
+      `#$ -o ${OUT}`,
+      `#$ -e ${ERR}`,
+      "#$ --qos=high",
+      "#$ --constraint=avx2",
+    ]);
+  });
+});
+
+describe("LSF directives", () => {
+  it("writes -W in minutes and no account", () => {
+    expect(jobDirectives("lsf", { ...BASE, cluster: { ...BASE.cluster!, gpu_spec: { count: 2, model: "a100" } } })).toEqual([
+      "#BSUB -J align_S1",
+      "#BSUB -n 8",
+      "#BSUB -M 16G",
+      '#BSUB -gpu "num=2"',
+      "#BSUB -W 02:00",
+      "#BSUB -q short",
+      `#BSUB -o ${OUT}`,
+      `#BSUB -e ${ERR}`,
+      "#BSUB --qos=high",
+      "#BSUB --constraint=avx2",
+    ]);
+  });
+
+  it("rounds minutes up, and writes MM under one hour", () => {
+    const limit = (walltime: string) => jobDirectives("lsf", { ...BASE, cluster: { walltime, extra_args: [] } }).find((line) => line.startsWith("#BSUB -W"));
+    expect(limit("45m")).toBe("#BSUB -W 45");
+    expect(limit("90s")).toBe("#BSUB -W 2");
+    expect(limit("00:59:30")).toBe("#BSUB -W 01:00");
+    expect(limit("1-00:00:00")).toBe("#BSUB -W 24:00");
+    expect(limit("4:30")).toBe("#BSUB -W 04:30");
+  });
+});
+
+describe("the script", () => {
+  it("is shebang, directives, blank, set -e, blank, log folders, cd, command", () => {
+    const { text, warnings } = renderJobScript("slurm", { ...BASE, cluster: undefined, stderrPath: "/logs/other/align_S1.err" });
+    expect(warnings).toEqual([]);
+    expect(text).toBe(
+      [
+        "#!/bin/bash",
+        "#SBATCH --job-name=align_S1",
+        "#SBATCH --cpus-per-task=8",
+        "#SBATCH --mem=16G",
+        `#SBATCH --output=${OUT}`,
+        "#SBATCH --error=/logs/other/align_S1.err",
+        "",
+        "set -e",
+        "",
+        "mkdir -p '/data/project/.strand/runs/r1/logs' '/logs/other'",
+        "cd '/data/project'",
+        "bwa mem ref.fa S1.fq > S1.sam",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("quotes the folder for the shell and stops when the folder is missing", async () => {
+    const { text } = renderJobScript("slurm", { ...BASE, cwd: "/nonexistent/it's here", stdoutPath: "/tmp/strand-js/o.out", stderrPath: "/tmp/strand-js/o.err", command: "echo first\necho second" });
+    expect(text).toContain("cd '/nonexistent/it'\\''s here'\necho first\necho second\n");
+    const result = await execa("bash", ["-c", text], { reject: false });
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stdout).toBe("");
+  });
+});

@@ -1,0 +1,174 @@
+import { appendFileSync, closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readLinePage, tailLines } from "../../../../src/server/domains/execution/log-pages.js";
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "strand-logs-"));
+  path = join(dir, "job.log");
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every line of a file, read a page at a time from offset 0 until eof. */
+function pageThrough(limit: number): { lines: string[]; pages: number } {
+  const lines: string[] = [];
+  let offset = 0;
+  let pages = 0;
+  for (;;) {
+    const page = readLinePage(path, offset, limit);
+    pages++;
+    expect(page.lines.length).toBeLessThanOrEqual(limit);
+    lines.push(...page.lines);
+    if (page.eof) break;
+    expect(page.next_offset).toBeGreaterThan(offset);
+    offset = page.next_offset;
+  }
+  return { lines, pages };
+}
+
+// Characters of one to four bytes, so that chunk boundaries fall inside characters somewhere.
+const ALPHABET = ["a", "é", "€", "😀", "\u001b[31m", "中", " ", "ß"];
+
+function textLine(index: number): string {
+  let line = `${index}:`;
+  const length = (index * 7919) % 300;
+  for (let i = 0; i < length; i++) line += ALPHABET[(index + i) % ALPHABET.length];
+  return line;
+}
+
+describe("readLinePage", () => {
+  it("pages through a file from offset 0 to eof, giving every line exactly once", () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => (i % 97 === 0 ? "" : textLine(i)));
+    writeFileSync(path, lines.map((line) => `${line}\n`).join(""));
+    const { lines: read, pages } = pageThrough(333);
+    expect(read).toEqual(lines);
+    expect(pages).toBe(Math.ceil(10_000 / 333));
+  });
+
+  it("keeps multi-byte characters whole across read chunks and in very long lines", () => {
+    // Lines longer than a read chunk, in characters of every width.
+    const long = Array.from({ length: 5 }, (_, n) => ALPHABET.slice(n).join("").repeat(30_000 + n));
+    // And one line longer than the longest line returned in one piece.
+    const huge = "😀€é".repeat(200_000); // 1.8 MB
+    writeFileSync(path, [...long, huge, "end"].map((line) => `${line}\n`).join(""));
+    const { lines } = pageThrough(2);
+    expect(lines.slice(0, 5)).toEqual(long);
+    expect(lines.at(-1)).toBe("end");
+    const pieces = lines.slice(5, -1);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join("")).toBe(huge);
+    for (const piece of lines) expect(piece).not.toContain("\uFFFD");
+  });
+
+  it("strips a trailing carriage return and nothing else", () => {
+    writeFileSync(path, "one\r\n\u001b[32mgreen\u001b[0m\r\n  indented \n\r\n");
+    expect(readLinePage(path).lines).toEqual(["one", "\u001b[32mgreen\u001b[0m", "  indented ", ""]);
+  });
+
+  it("returns a last line without its newline, or holds it back for a log still being written", () => {
+    writeFileSync(path, "done\nhalf a li");
+    expect(readLinePage(path)).toEqual({ lines: ["done", "half a li"], next_offset: 14, eof: true });
+    expect(readLinePage(path, 0, 1000, { growing: true })).toEqual({ lines: ["done"], next_offset: 5, eof: false });
+    appendFileSync(path, "ne\n");
+    expect(readLinePage(path, 5, 1000, { growing: true })).toEqual({ lines: ["half a line"], next_offset: 17, eof: true });
+  });
+
+  it("gives the new lines of a growing file from the previous next_offset", () => {
+    writeFileSync(path, "first\nsecond\n");
+    const page = readLinePage(path);
+    expect(page).toEqual({ lines: ["first", "second"], next_offset: 13, eof: true });
+    expect(readLinePage(path, page.next_offset)).toEqual({ lines: [], next_offset: 13, eof: true });
+    appendFileSync(path, "third\nfourth €\n");
+    const next = readLinePage(path, page.next_offset);
+    expect(next.lines).toEqual(["third", "fourth €"]);
+    expect(next.eof).toBe(true);
+    expect(next.next_offset).toBe(Buffer.byteLength("first\nsecond\nthird\nfourth €\n"));
+  });
+
+  it("reads a missing file as empty and an offset past the end as an empty last page", () => {
+    expect(readLinePage(join(dir, "absent.log"), 100)).toEqual({ lines: [], next_offset: 0, eof: true });
+    writeFileSync(path, "abc\n");
+    expect(readLinePage(path, 4000)).toEqual({ lines: [], next_offset: 4, eof: true });
+    writeFileSync(path, "");
+    expect(readLinePage(path)).toEqual({ lines: [], next_offset: 0, eof: true });
+  });
+
+  it("starts at the next whole character when an offset falls inside one", () => {
+    writeFileSync(path, "€uro\nnext\n");
+    expect(readLinePage(path, 1).lines).toEqual(["uro", "next"]);
+  });
+
+  it("bounds the limit to between 1 and 10000 lines", () => {
+    writeFileSync(path, "x\n".repeat(12_000));
+    expect(readLinePage(path, 0, 0).lines).toHaveLength(1);
+    expect(readLinePage(path, 0, 50_000).lines).toHaveLength(10_000);
+    expect(readLinePage(path).lines).toHaveLength(1000);
+  });
+
+  it("reads only the page it returns, even deep into a file too large to load", () => {
+    // A sparse 3 GiB file: reading it whole would fail (beyond a Buffer's size) or take seconds.
+    const fd = openSync(path, "w");
+    ftruncateSync(fd, 3 * 1024 ** 3);
+    closeSync(fd);
+    appendFileSync(path, "tail one\ntail two\n");
+    const started = performance.now();
+    const page = readLinePage(path, 3 * 1024 ** 3 - 4, 10);
+    expect(page.lines).toEqual(["\0\0\0\0tail one", "tail two"]);
+    expect(page.eof).toBe(true);
+    // From the start, a line of zeros with no newline comes back in bounded pieces.
+    const first = readLinePage(path, 0, 2);
+    expect(first.lines).toHaveLength(2);
+    expect(first.next_offset).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("tailLines", () => {
+  it("gives the last lines of a 5 MB log quickly", () => {
+    const lines = Array.from({ length: 60_000 }, (_, i) => textLine(i));
+    writeFileSync(path, lines.map((line) => `${line}\n`).join(""));
+    const started = performance.now();
+    const tail = tailLines(path, 100);
+    const elapsed = performance.now() - started;
+    expect(tail).toEqual(lines.slice(-100));
+    expect(elapsed).toBeLessThan(50);
+  });
+
+  it("reads only the end of a file too large to load", () => {
+    const fd = openSync(path, "w");
+    ftruncateSync(fd, 3 * 1024 ** 3);
+    closeSync(fd);
+    const lines = Array.from({ length: 150 }, (_, i) => textLine(i));
+    appendFileSync(path, `\n${lines.join("\n")}\n`);
+    const started = performance.now();
+    expect(tailLines(path, 100)).toEqual(lines.slice(-100));
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it("handles short files, a missing newline at the end, carriage returns and odd counts", () => {
+    writeFileSync(path, "a\r\nb\nc");
+    expect(tailLines(path, 100)).toEqual(["a", "b", "c"]);
+    expect(tailLines(path, 2)).toEqual(["b", "c"]);
+    expect(tailLines(path, 0)).toEqual([]);
+    writeFileSync(path, "only\n");
+    expect(tailLines(path, 1)).toEqual(["only"]);
+    writeFileSync(path, "\n\n");
+    expect(tailLines(path, 5)).toEqual(["", ""]);
+    writeFileSync(path, "");
+    expect(tailLines(path, 5)).toEqual([]);
+    expect(tailLines(join(dir, "absent.log"), 5)).toEqual([]);
+  });
+
+  it("finds line boundaries across read chunks with multi-byte characters", () => {
+    const lines = Array.from({ length: 40 }, (_, n) => ALPHABET.join("").repeat(1000 + n * 37));
+    writeFileSync(path, lines.map((line) => `${line}\n`).join(""));
+    expect(tailLines(path, 25)).toEqual(lines.slice(-25));
+  });
+});
