@@ -4,6 +4,7 @@
  */
 import { EngineError } from "../findings.js";
 import { valueText } from "../format/config.js";
+import { compileLinearRegex, type LinearRegex } from "../format/linear-regex.js";
 import type { Pair, Pipeline, Rule, SampleGroup, TomlValue } from "../format/model.js";
 import { mentionsWildcard, type Bindings } from "./template.js";
 
@@ -122,7 +123,7 @@ const SINGLE: Instance[] = [{ suffix: "", bindings: {} }];
 /** What every rule's expansion shares: sample/pair sources, value tables, constraints, and binding caches. */
 export class InstanceSource {
   private readonly pairKeys: Set<string>;
-  private readonly constraints: [string, RegExp][];
+  private readonly constraints: [string, LinearRegex][];
   private readonly cache = new Map<string, Instance[]>();
 
   constructor(
@@ -133,7 +134,7 @@ export class InstanceSource {
   ) {
     this.pairKeys = new Set<string>(PAIR_WILDCARDS);
     for (const pair of pairs) for (const key of Object.keys(pair.metadata)) this.pairKeys.add(key);
-    this.constraints = Object.entries(constraints).map(([name, pattern]) => [name, new RegExp(pattern)]);
+    this.constraints = Object.entries(constraints).map(([name, pattern]) => [name, compileLinearRegex(pattern)]);
   }
 
   /** The instances of a rule (one with an empty suffix when nothing fans it out); shared, do not modify. */

@@ -13,6 +13,7 @@ import { parseTomlText, readPipelineText } from "./parse-source.js";
 import { injectReferenceKeys, readReferences, standardReferenceBuilds } from "./references.js";
 import { discoverPairs, discoverSamples, readPairsFile, readSampleGroupsFile, selectSamples } from "./sample-sources.js";
 import { profileSchema } from "./schema.js";
+import { linearRegexProblem } from "./linear-regex.js";
 import { SourceFile } from "./source-positions.js";
 
 export interface LoadOptions {
@@ -289,49 +290,11 @@ function checkExecutionGroups(groups: Pipeline["execution_group"], rules: Pipeli
 
 function checkWildcardConstraints(constraints: Record<string, string>, source: SourceFile): void {
   for (const [name, pattern] of Object.entries(constraints)) {
-    const at = source.locate(["wildcard_constraints", name]);
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      throw new EngineError("SCHEMA_ERROR", `wildcard constraint for '${name}' is not a valid regular expression: ${(error as Error).message}`, { at });
-    }
-    if (pattern.length > 1000 || hasNestedQuantifier(pattern)) {
-      throw new EngineError("SCHEMA_ERROR", `wildcard constraint for '${name}' (${pattern.length > 60 ? pattern.slice(0, 60) + "…" : pattern}) can take exponential time to match`, {
-        at,
-        suggestion: "write it without a repeated group that itself repeats, e.g. ^[A-Za-z0-9_-]+$ instead of ^([a-z]+)+$",
-      });
-    }
+    const problem = linearRegexProblem(pattern);
+    if (problem === undefined) continue;
+    throw new EngineError("SCHEMA_ERROR", `wildcard constraint for '${name}' is not a valid regular expression: ${problem}`, {
+      at: source.locate(["wildcard_constraints", name]),
+      suggestion: "write an RE2 pattern (the syntax of oxo-flow's regex engine: no look-around or back-references), e.g. ^[A-Za-z0-9_-]+$",
+    });
   }
-}
-
-/**
- * True when a regex repeats a group that itself contains a repetition (`(a+)+`, `(\w*)*`, `(x{2,})+`): the
- * shape that makes a backtracking matcher take exponential time on a near-miss. Constraints are tested
- * against every sample name, and JavaScript cannot bound one match's running time.
- */
-export function hasNestedQuantifier(pattern: string): boolean {
-  const open: { quantified: boolean }[] = [];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
-    if (ch === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (ch === "]") inClass = false;
-      continue;
-    }
-    if (ch === "[") inClass = true;
-    else if (ch === "(") open.push({ quantified: false });
-    else if (ch === ")") {
-      const group = open.pop();
-      const next = pattern[i + 1];
-      const repeated = next === "+" || next === "*" || (next === "{" && /^\{\d*,\d*\}|^\{\d{2,}\}/.test(pattern.slice(i + 1)));
-      if (group?.quantified && repeated) return true;
-      // A group that contains or is a repetition makes its enclosing group quantified too.
-      if (open.length > 0 && (group?.quantified || repeated)) open[open.length - 1]!.quantified = true;
-    } else if ((ch === "+" || ch === "*" || ch === "{") && open.length > 0) open[open.length - 1]!.quantified = true;
-  }
-  return false;
 }

@@ -245,6 +245,16 @@ describe("wildcard_constraints", () => {
     const body = `[wildcard_constraints]\nsample = "^T"\ncaller = "gatk"\n\n${GROUPS}\n[[values]]\nname = "caller"\nvalues = ["gatk4", "strelka"]\n\n[[rules]]\nname = "call"\ninput = ["{sample}.bam"]\noutput = ["{caller}/{sample}.vcf"]\nshell = "x"\n`;
     expect(names(await expand(body))).toEqual(["call_caller_gatk4_tumor_T1", "call_caller_gatk4_tumor_T2"]);
   });
+
+  it("match in linear time: a pattern that backtracks exponentially in JavaScript meets a near-miss value at once", async () => {
+    // With a backtracking matcher, (a|a)*$ against 50 a's and a "!" takes about 2^50 steps: this test would hang.
+    const nearMiss = `${"a".repeat(50)}!`;
+    const body = `[wildcard_constraints]\nsample = "(a|a)*$"\n\n[[sample_groups]]\nname = "g"\nsamples = ["${nearMiss}", "${"a".repeat(50)}"]\n\n[[rules]]\nname = "qc"\ninput = ["{sample}.fq"]\noutput = ["{sample}.txt"]\nshell = "x"\n`;
+    // Unanchored at the start, (a|a)*$ matches the empty string at the end of any value: both are kept.
+    expect(names(await expand(body))).toEqual([`qc_g_${nearMiss}`, `qc_g_${"a".repeat(50)}`]);
+    const anchored = body.replace('"(a|a)*$"', '"^(a|a)*$"');
+    expect(names(await expand(anchored))).toEqual([`qc_g_${"a".repeat(50)}`]);
+  });
 });
 
 describe("instance names", () => {
