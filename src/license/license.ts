@@ -14,15 +14,20 @@ import { verifyAsync } from "@noble/ed25519";
 const VENDOR_PUBLIC_KEY = "0531ba0942e40dc046bfaf5a14860bf65b60d8bc585bf62625bba1f0fea7de86";
 export const LICENSE_CONTACT = "licensing@strand.example";
 
+/** Where a license status came from, in the resolution order (api-decisions "License"). */
+export type LicenseSource = "env" | "config" | "legacy" | "embedded" | "file";
+
 export interface LicenseStatus {
   type: "academic" | "commercial";
   valid: boolean;
   licensee: string | null;
   expires_at: string | null;
-  /** Where the status came from: a file path, or "embedded". */
-  source: string;
+  /** Which place decided: `SERVICE_LICENSE`, the configuration directory, the legacy path, the embedded license (or a file `strand license FILE` checks). */
+  source: LicenseSource;
+  /** The license file read, accepted or not (null when none was); shown on the command line, never by the API. */
+  path: string | null;
   contact: string;
-  /** Why a license file was not accepted (the embedded license applies then). */
+  /** Why a license file was not accepted (the embedded license applies then); it never names the file. */
   problem?: string;
 }
 
@@ -34,7 +39,7 @@ export interface LicenseTerms {
   seats?: number;
 }
 
-const EMBEDDED: LicenseStatus = { type: "academic", valid: true, licensee: null, expires_at: null, source: "embedded", contact: LICENSE_CONTACT };
+const EMBEDDED: LicenseStatus = { type: "academic", valid: true, licensee: null, expires_at: null, source: "embedded", path: null, contact: LICENSE_CONTACT };
 
 /** JSON with keys in sorted order at every level: the bytes the signature covers. */
 export function canonicalJson(value: unknown): string {
@@ -48,13 +53,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The candidate license files, in resolution order. */
-export function licensePaths(env: NodeJS.ProcessEnv = process.env): string[] {
-  const paths: string[] = [];
-  if (env.SERVICE_LICENSE) paths.push(env.SERVICE_LICENSE);
-  paths.push(join(configDir(env), "license.json"));
-  paths.push(join(homedir(), ".strand", "license.json"));
-  return paths;
+/** The candidate license files with their source, in resolution order. */
+export function licenseFiles(env: NodeJS.ProcessEnv = process.env): { source: LicenseSource; path: string }[] {
+  const files: { source: LicenseSource; path: string }[] = [];
+  if (env.SERVICE_LICENSE) files.push({ source: "env", path: env.SERVICE_LICENSE });
+  files.push({ source: "config", path: join(configDir(env), "license.json") });
+  files.push({ source: "legacy", path: join(homedir(), ".strand", "license.json") });
+  return files;
 }
 
 /** The platform configuration directory. */
@@ -62,9 +67,9 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.SERVICE_CONFIG_DIR ?? join(homedir(), ".config", "strand");
 }
 
-/** Checks a license document (text); never throws. */
-export async function checkLicenseText(text: string, source: string, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<LicenseStatus> {
-  const refuse = (problem: string): LicenseStatus => ({ ...EMBEDDED, problem: `${source}: ${problem}` });
+/** Checks a license document (text) read from `from`; never throws. */
+export async function checkLicenseText(text: string, from: { source: LicenseSource; path: string | null }, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<LicenseStatus> {
+  const refuse = (problem: string): LicenseStatus => ({ ...EMBEDDED, path: from.path, problem });
   let document: { license?: LicenseTerms; signature?: string };
   try {
     document = JSON.parse(text) as typeof document;
@@ -83,20 +88,20 @@ export async function checkLicenseText(text: string, source: string, env: NodeJS
   }
   if (!valid) return refuse("the signature does not match (the license was changed, or signed by someone else)");
   if (terms.expires_at && !(new Date(terms.expires_at) > now)) return { ...refuse(`expired on ${terms.expires_at}`), licensee: terms.licensee, expires_at: terms.expires_at };
-  return { type: "commercial", valid: true, licensee: terms.licensee, expires_at: terms.expires_at ?? null, source, contact: LICENSE_CONTACT };
+  return { type: "commercial", valid: true, licensee: terms.licensee, expires_at: terms.expires_at ?? null, source: from.source, path: from.path, contact: LICENSE_CONTACT };
 }
 
 /** The license status: the first license file that exists decides; none means the embedded academic license. */
 export async function resolveLicense(env: NodeJS.ProcessEnv = process.env): Promise<LicenseStatus> {
-  for (const path of licensePaths(env)) {
-    if (!existsSync(path)) continue;
+  for (const file of licenseFiles(env)) {
+    if (!existsSync(file.path)) continue;
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = readFileSync(file.path, "utf8");
     } catch (error) {
-      return { ...EMBEDDED, problem: `${path}: ${(error as Error).message}` };
+      return { ...EMBEDDED, path: file.path, problem: `the license file cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
     }
-    return checkLicenseText(text, path, env);
+    return checkLicenseText(text, file, env);
   }
   return EMBEDDED;
 }
@@ -104,7 +109,7 @@ export async function resolveLicense(env: NodeJS.ProcessEnv = process.env): Prom
 /** Checks an uploaded license and, when valid, installs it as the configuration directory's license.json. */
 export async function installLicense(text: string, env: NodeJS.ProcessEnv = process.env): Promise<LicenseStatus> {
   const target = join(configDir(env), "license.json");
-  const status = await checkLicenseText(text, target, env);
+  const status = await checkLicenseText(text, { source: "config", path: target }, env);
   if (status.type !== "commercial" || !status.valid) return status;
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(`${target}.tmp`, text);

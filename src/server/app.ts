@@ -35,6 +35,9 @@ import { clientAddress, rateLimit, transportPeer } from "./middleware/rate-limit
 import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
 import { tracing, type TracingOptions } from "./middleware/tracing.js";
 import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
+import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
+import { hostCheck } from "./middleware/host-check.js";
+import { urlCheck } from "./middleware/url-check.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
 import type { Store } from "./store/store.js";
 
@@ -70,6 +73,10 @@ export interface AppOptions {
   eventPingMs?: number;
   /** Run supervision settings (tests shorten the sampling interval and the cancel grace). */
   runner?: Partial<Omit<SupervisorOptions, "store" | "events">>;
+  /** Limits of engine work for requests (threads, deadline, heap, queue); one pool per process. */
+  engine?: Partial<EngineLimits>;
+  /** Personal mode: host names served besides IP addresses and localhost (the listen host, `SERVICE_ALLOWED_HOSTS`). */
+  allowedHosts?: string[];
 }
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
@@ -111,6 +118,10 @@ export function createApp(options: AppOptions): ServiceApp {
     ["license-headers", licenseHeaders(options.version)],
   ];
   for (const [, handler] of chain) app.use("*", handler);
+  app.use("*", urlCheck());
+  // A personal service has no sign-in: refuse names a rebinding page would send (team mode has sessions).
+  if (mode === "personal") app.use("*", hostCheck([...(options.allowedHosts ?? []), options.publicUrl ? new URL(options.publicUrl).host : undefined]));
+  configureEnginePool(options.engine ?? {});
   const maxBody = options.bodyLimit ?? 10 * 1024 * 1024;
   const limitBody = bodyLimit({
     maxSize: maxBody,

@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ServiceMode } from "./app.js";
+import type { EngineLimits } from "./engine-pool.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
 
@@ -25,6 +26,10 @@ export interface ServiceConfig {
   publicUrl: string | undefined;
   /** `SERVICE_IMPORT_ALLOW_PRIVATE=1`: imports may fetch from loopback and private addresses (tests only). */
   importAllowPrivate: boolean;
+  /** `SERVICE_ALLOWED_HOSTS`: more host names a personal service answers to (besides IP addresses, localhost and the listen host). */
+  allowedHosts: string[];
+  /** Limits of engine work for requests: `SERVICE_ENGINE_TIMEOUT` (s), `SERVICE_ENGINE_MEMORY_MB`, `SERVICE_ENGINE_THREADS`. */
+  engine: Partial<EngineLimits>;
 }
 
 /** The platform data directory for strand: `$XDG_DATA_HOME/strand`, else `~/.local/share/strand`. */
@@ -52,6 +57,18 @@ function integer(value: string | undefined, name: string, fallback: number, mini
   return parsed;
 }
 
+/** The engine-work limits the environment sets (the rest keep their defaults). */
+function engineLimits(env: NodeJS.ProcessEnv): Partial<EngineLimits> {
+  const limits: Partial<EngineLimits> = {};
+  if (env.SERVICE_ENGINE_TIMEOUT) limits.deadlineMs = integer(env.SERVICE_ENGINE_TIMEOUT, "SERVICE_ENGINE_TIMEOUT", 20, 1) * 1000;
+  if (env.SERVICE_ENGINE_MEMORY_MB) limits.memoryMb = integer(env.SERVICE_ENGINE_MEMORY_MB, "SERVICE_ENGINE_MEMORY_MB", 1024, 64);
+  if (env.SERVICE_ENGINE_THREADS) {
+    limits.threads = integer(env.SERVICE_ENGINE_THREADS, "SERVICE_ENGINE_THREADS", 2, 1);
+    limits.maxQueue = 32 * limits.threads;
+  }
+  return limits;
+}
+
 /** Reads the settings; an invalid value is an error that names the variable. */
 export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Pick<ServiceConfig, "host" | "port" | "mode">> = {}): ServiceConfig {
   const mode = flags.mode ?? (env.SERVICE_MODE as ServiceMode | undefined) ?? "personal";
@@ -69,5 +86,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",
     publicUrl: publicUrl(env.SERVICE_PUBLIC_URL),
     importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
+    allowedHosts: (env.SERVICE_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
+    engine: engineLimits(env),
   };
 }

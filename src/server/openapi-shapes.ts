@@ -16,6 +16,18 @@ export const ErrorBodySchema = z
   })
   .openapi("Error");
 
+/** One sample to use: a name (letters, digits, '.', '_', '-', not starting with '.' or '-') or first:N. */
+const sampleEntry = z
+  .string()
+  .max(200)
+  .regex(/^(first:\d{1,9}|[A-Za-z0-9][A-Za-z0-9._-]*)$/, "a sample name (letters, digits, '.', '_' or '-', starting with a letter or digit) or first:N");
+
+/** The samples a request uses, the same shape on every endpoint: a list of names and first:N entries. */
+export const SamplesSchema = z
+  .array(sampleEntry)
+  .max(10_000)
+  .openapi({ description: 'samples to use: names (and pair ids), or "first:N"; e.g. ["S1", "S2"] or ["first:2"]', example: ["S1", "S2"] });
+
 /** What a DELETE answers: the id of what is gone. */
 export const Deleted = z.object({ deleted: z.string() }).openapi("Deleted");
 
@@ -42,7 +54,8 @@ export const DagResult = z
     edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(["file", "declared"]) })),
     levels: z.array(z.array(z.string())),
     critical_path: z.array(z.string()),
-    metrics: z.object({ nodes: z.number(), edges: z.number(), max_depth: z.number(), max_width: z.number() }),
+    metrics: z.object({ nodes: z.number(), edges: z.number(), max_depth: z.number(), max_width: z.number() }).openapi({ description: "of the whole graph, also when it comes in pages" }),
+    next_cursor: z.string().nullable().openapi({ description: "the next page of a graph larger than one page (send it as cursor); null on the last page" }),
   })
   .openapi("DagResult");
 

@@ -29,6 +29,8 @@ export async function startService(config: ServiceConfig, version: string): Prom
     corsOrigins: config.corsOrigins,
     bodyLimit: config.bodyLimit,
     basePath: config.basePath,
+    allowedHosts: [config.host, ...config.allowedHosts],
+    engine: config.engine,
   });
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => {

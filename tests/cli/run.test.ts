@@ -3,7 +3,7 @@
  * Cancelling (SIGTERM/SIGINT), pausing (SIGUSR1) and resuming (SIGUSR2) are checked on the job processes
  * themselves, and every transition in the event log.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -379,7 +379,14 @@ name = "one"
 output = ["one.txt"]
 shell = "touch one.txt"
 `);
-      const result = await runStrand(["run"], { cwd: folder.dir });
+      // By default a webhook may not reach the loopback (a pipeline must not probe the local network).
+      const guarded = await runStrand(["run"], { cwd: folder.dir });
+      expect(guarded.exitCode).toBe(0);
+      expect(received).toEqual([]);
+      expect(guarded.stderr).toMatch(/warning: webhook #1: workflow_started not sent: the url's host is a loopback address; .*SERVICE_WEBHOOK_ALLOW_PRIVATE=1/);
+      rmSync(join(folder.dir, "one.txt"));
+      rmSync(join(folder.dir, ".strand"), { recursive: true, force: true });
+      const result = await runStrand(["run"], { cwd: folder.dir, env: { SERVICE_WEBHOOK_ALLOW_PRIVATE: "1" } });
       expect(result.exitCode).toBe(0);
       const hooks = received.filter((entry) => entry.path === "/hook");
       expect(hooks.map((entry) => entry.body.event)).toEqual(["workflow_started", "workflow_completed"]);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { checkLicenseText, licensePaths, resolveLicense } from "../../license/license.js";
+import { checkLicenseText, licenseFiles, resolveLicense } from "../../license/license.js";
 import { printJson } from "../print.js";
 import type { Command } from "./command.js";
 
@@ -13,15 +13,15 @@ export const licenseCommand: Command = {
   options: [],
   async run(args, output) {
     const file = args.positionals[0];
-    const status = file ? await checkLicenseText(readFileSync(resolve(file), "utf8"), resolve(file)) : await resolveLicense();
+    const status = file ? await checkLicenseText(readFileSync(resolve(file), "utf8"), { source: "file", path: resolve(file) }) : await resolveLicense();
     if (args.flags.has("json")) {
-      printJson(output, { command: "license", ...status, searched: file ? [resolve(file)] : licensePaths() });
+      printJson(output, { command: "license", ...status, searched: file ? [resolve(file)] : licenseFiles().map((entry) => entry.path) });
       return file && status.problem ? 1 : 0;
     }
     const who = status.licensee ? ` for ${status.licensee}` : "";
     const until = status.expires_at ? `, valid until ${status.expires_at}` : "";
-    output.out(`${status.type} license${who}${until} (${status.source})`);
-    if (status.problem) output.out(`  not accepted: ${status.problem}`);
+    output.out(`${status.type} license${who}${until} (${status.problem ? "embedded" : (status.path ?? "embedded")})`);
+    if (status.problem) output.out(`  not accepted: ${status.path}: ${status.problem}`);
     output.out(`  the license is informational and never restricts what strand does; contact ${status.contact}`);
     return file && status.problem ? 1 : 0;
   },

@@ -1,6 +1,7 @@
 /**
- * `validate`: the E codes of the format (plus E017 for unreadable `when` conditions), checked on the rules
- * as written, each finding placed at its line and column.
+ * `validate`: the E codes of the format (plus E017 for unreadable `when` conditions and E018 for container
+ * images that are not image names), checked on the rules as written, each finding placed at its line and
+ * column.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
@@ -8,7 +9,8 @@ import { EngineError, makeFinding, type Finding, type Severity } from "../findin
 import { expandPipeline } from "../expand/expand.js";
 import { PAIR_WILDCARDS } from "../expand/instances.js";
 import { ConditionError, parseCondition } from "../expand/when.js";
-import type { Pipeline, Rule } from "../format/model.js";
+import type { Environment, Pipeline, Rule } from "../format/model.js";
+import { dockerImageProblem, singularityImageProblem } from "../run/image-reference.js";
 import type { ValuePath } from "../format/source-positions.js";
 import { buildGraph, type JobGraph } from "../dag/graph.js";
 import { forEachProducer, OutputIndex } from "../dag/edges.js";
@@ -59,6 +61,8 @@ export function validatePipeline(pipeline: Pipeline, options: ValidateOptions = 
   for (const rule of pipeline.rules) findings.push(...referenceFindings(rule, pipeline, names));
   for (const rule of pipeline.rules) findings.push(...dangerFindings(rule));
   for (const rule of pipeline.rules) findings.push(...pathFindings(rule));
+  for (const rule of pipeline.rules) findings.push(...imageFindings(rule.environment, (kind, message, suggestion) => ruleFinding(rule, "E018", "error", `rule '${rule.name}': ${message}`, ["environment", kind], suggestion)));
+  findings.push(...imageFindings(pipeline.defaults.environment ?? {}, (kind, message, suggestion) => makeFinding("E018", "error", `[defaults]: ${message}`, { at: pipeline.source.locate(["defaults", "environment", kind]), suggestion })));
 
   const expansion = expandPipeline(pipeline, "template");
   const missingInputs: string[] = [];
@@ -181,6 +185,16 @@ function checkpointFindings(rule: Rule, pipeline: Pipeline): Finding[] {
   if (fanned) {
     findings.push(ruleFinding(rule, "E014", "error", `checkpoint rule '${rule.name}' uses the {${fanned}} wildcard; a checkpoint rule must run once`, ["checkpoint"], "move the per-sample work into another rule that depends on the checkpoint"));
   }
+  return findings;
+}
+
+/** E018: a docker or singularity environment whose image is not an image name (a leading '-' would be an option). */
+function imageFindings(environment: Environment, finding: (kind: "docker" | "singularity", message: string, suggestion: string) => Finding): Finding[] {
+  const findings: Finding[] = [];
+  const docker = environment.docker === undefined ? undefined : dockerImageProblem(environment.docker);
+  if (docker) findings.push(finding("docker", `docker image "${environment.docker}" is not usable: ${docker}`, 'write an image reference, e.g. docker = "quay.io/biocontainers/samtools:1.21--h50ea8bc_0"'));
+  const singularity = environment.singularity === undefined ? undefined : singularityImageProblem(environment.singularity);
+  if (singularity) findings.push(finding("singularity", `singularity image "${environment.singularity}" is not usable: ${singularity}`, 'write an image URI or file, e.g. singularity = "docker://ubuntu:24.04" or "images/tool.sif"'));
   return findings;
 }
 

@@ -1,9 +1,14 @@
 /**
  * Sending a notification to every endpoint subscribed to an event. Delivery is best-effort: failures
  * are retried with exponential backoff, reported through `warn`, and never thrown, so a dead endpoint
- * cannot change how a run ends.
+ * cannot change how a run ends. Endpoints are reached only at public addresses (the same guard as pipeline
+ * imports: resolved once, vetted, pinned), so a pipeline cannot make a run probe the loopback or the
+ * private network; `SERVICE_WEBHOOK_ALLOW_PRIVATE=1` allows private targets (a chat relay on the LAN).
  */
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
+import { AddressRefusal, pinnedLookup, vetHost } from "./public-address.js";
 import { chatMessage } from "./webhook-chat.js";
 import { DISPATCHED_EVENTS, type WebhookEndpoint, type WebhookEvent } from "./webhook-config.js";
 import { buildWebhookPayload, type WebhookPayloadInput } from "./webhook-payload.js";
@@ -15,7 +20,12 @@ export interface DispatchOptions {
   warn: (message: string) => void;
   /** The delay before the first retry, doubled for each later one; 1000 (1 s, 2 s, 4 s, …) unless a test shortens it. */
   retryBaseMs?: number;
+  /** Allow loopback, private and link-local targets (default: `SERVICE_WEBHOOK_ALLOW_PRIVATE=1` in the environment). */
+  allowPrivate?: boolean;
 }
+
+/** The environment setting that lets webhooks reach private addresses. */
+export const WEBHOOK_ALLOW_PRIVATE_VARIABLE = "SERVICE_WEBHOOK_ALLOW_PRIVATE";
 
 /** The outcome of delivering one event to one endpoint. */
 export interface DeliveryResult {
@@ -34,6 +44,8 @@ interface AttemptOutcome {
   ok: boolean;
   status?: number;
   error?: string;
+  /** A refusal that a retry cannot change (the address is not public). */
+  final?: boolean;
 }
 
 /** Sends `event` to each endpoint subscribed to it, retrying failures; resolves with one result per endpoint sent to and never rejects. */
@@ -46,6 +58,7 @@ export async function dispatchWebhooks(
   if (!DISPATCHED_EVENTS.has(event)) return [];
   const warn = quietly(options.warn);
   const retryBaseMs = options.retryBaseMs ?? 1000;
+  const allowPrivate = options.allowPrivate ?? process.env[WEBHOOK_ALLOW_PRIVATE_VARIABLE] === "1";
   const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event));
   if (subscribed.length === 0) return [];
   // One timestamp for every endpoint; each endpoint's body is built once, so its retries repeat the same bytes and signature.
@@ -65,7 +78,7 @@ export async function dispatchWebhooks(
         warn(`${endpoint.label}: ${event} not sent: ${error}`);
         return { endpoint: endpoint.label, ok: false, attempts: 0, error };
       }
-      return deliver(endpoint, event, headers, body, retryBaseMs, warn);
+      return deliver(endpoint, event, headers, body, { retryBaseMs, allowPrivate }, warn);
     }),
   );
 }
@@ -83,14 +96,19 @@ async function deliver(
   event: WebhookEvent,
   headers: Headers,
   body: Buffer | null,
-  retryBaseMs: number,
+  pacing: { retryBaseMs: number; allowPrivate: boolean },
   warn: (message: string) => void,
 ): Promise<DeliveryResult> {
   const allowed = endpoint.max_retries + 1;
+  const { retryBaseMs } = pacing;
   let outcome: AttemptOutcome = { ok: false };
   for (let attempt = 1; attempt <= allowed; attempt++) {
-    outcome = await sendOnce(endpoint, headers, body);
+    outcome = await sendOnce(endpoint, headers, body, pacing.allowPrivate);
     if (outcome.ok) return { endpoint: endpoint.label, ok: true, attempts: attempt, status: outcome.status };
+    if (outcome.final) {
+      warn(`${endpoint.label}: ${event} not sent: ${outcome.error}`);
+      return { endpoint: endpoint.label, ok: false, attempts: attempt, error: outcome.error };
+    }
     if (attempt < allowed) {
       const delayMs = retryBaseMs * 2 ** (attempt - 1);
       warn(`${endpoint.label}: ${event} attempt ${attempt} of ${allowed} failed (${outcome.error}); retrying in ${describeDelay(delayMs)}`);
@@ -101,30 +119,40 @@ async function deliver(
   return { endpoint: endpoint.label, ok: false, attempts: allowed, ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: outcome.error };
 }
 
-async function sendOnce(endpoint: WebhookEndpoint, headers: Headers, body: Buffer | null): Promise<AttemptOutcome> {
+/**
+ * One request over a fresh connection pinned to the host's vetted addresses. Redirects are never followed
+ * (a redirect could carry the signed body to another host; the configured URL must be the final one).
+ */
+async function sendOnce(endpoint: WebhookEndpoint, headers: Headers, body: Buffer | null, allowPrivate: boolean): Promise<AttemptOutcome> {
+  const signal = AbortSignal.timeout(endpoint.timeout_secs * 1000);
   try {
-    const response = await fetch(endpoint.url, {
-      method: endpoint.method.toUpperCase(),
-      headers,
-      body,
-      // A redirect could carry the signed body to another host; the configured URL must be the final one.
-      redirect: "manual",
-      signal: AbortSignal.timeout(endpoint.timeout_secs * 1000),
+    const url = new URL(endpoint.url);
+    const vetting = vetHost(url.hostname, { allowPrivate });
+    const addresses = await Promise.race([vetting, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }))]);
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = send(url, { method: endpoint.method.toUpperCase(), headers: Object.fromEntries(headers), lookup: pinnedLookup(addresses), agent: false, signal }, (response: IncomingMessage) => {
+        // The answer's body is of no interest, but an unread body would hold the connection open.
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", reject);
+      request.end(body ?? undefined);
     });
-    // The answer's body is of no interest, but an unread body would hold the connection open.
-    await response.body?.cancel().catch(() => undefined);
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
-    return { ok: false, status: response.status, error: describeStatus(response.status) };
+    if (status >= 200 && status < 300) return { ok: true, status };
+    return { ok: false, status, error: describeStatus(status) };
   } catch (error) {
+    if (error instanceof AddressRefusal && error.reason === "address") {
+      // The category only: the host and its address are not repeated (the URL may hold a token).
+      return { ok: false, final: true, error: `the url's host is a ${error.category} address; webhooks go to public addresses only (${WEBHOOK_ALLOW_PRIVATE_VARIABLE}=1 allows private ones)` };
+    }
+    if (error instanceof AddressRefusal) return { ok: false, error: "host name not found" };
     return { ok: false, error: describeTransportError(error, endpoint.timeout_secs) };
   }
 }
 
 function describeStatus(status: number): string {
-  // A manual redirect seen through the fetch standard's "opaque redirect" filter has status 0.
-  if (status === 0 || (status >= 300 && status < 400)) {
-    return `${status === 0 ? "a redirect" : `HTTP ${status}, a redirect,`} which is never followed; configure the final address as the url`;
-  }
+  if (status >= 300 && status < 400) return `HTTP ${status}, a redirect, which is never followed; configure the final address as the url`;
   return `HTTP ${status}`;
 }
 

@@ -33,6 +33,7 @@ import {
   singularityProgram,
 } from "./environment-wrap.js";
 import { fileDigest } from "./fingerprint.js";
+import { requireUsableImage } from "./image-reference.js";
 import { type HeldLock, waitForLock } from "./file-lock.js";
 
 /** Where set-ups are recorded, relative to the workdir. */
@@ -304,6 +305,7 @@ function setupPlan(environment: Environment, kind: EnvironmentKind, options: Ens
     }
     case "docker": {
       const runtime = containerRuntime(env);
+      requireUsableImage("docker", environment.docker!, options.ruleName);
       const image = homeWord(environment.docker!);
       return { script: `${runtime} image inspect ${image} >/dev/null 2>&1 || ${runtime} pull ${image}`, fingerprint: "", stillPresent: always };
     }
@@ -329,6 +331,7 @@ function condaCreateOrUpdate(program: string, target: string, file: string): str
 }
 
 function singularityPlan(spec: string, options: EnsureEnvironmentOptions, env: NodeJS.ProcessEnv): SetupPlan {
+  requireUsableImage("singularity", spec, options.ruleName);
   if (!isImageUri(spec)) {
     const image = resolveInWorkdir(spec, options.workdir);
     if (!existsSync(image)) {

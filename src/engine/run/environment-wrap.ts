@@ -15,6 +15,7 @@ import { shellQuote, shellWord } from "../expand/shell-quote.js";
 import { EngineError } from "../findings.js";
 import type { Environment } from "../format/model.js";
 import { environmentKind } from "../format/rule-settings.js";
+import { requireUsableImage } from "./image-reference.js";
 
 /** The programs that run `docker` environments, in the order they are preferred. */
 export const CONTAINER_PROGRAMS = ["docker", "podman"] as const;
@@ -246,6 +247,7 @@ export function wrapCommand(environment: Environment, command: string, options: 
       const user = runtime === "podman" ? "--userns=keep-id" : "--user $(id -u):$(id -g)";
       const memory = containerMemoryFlag(options.memoryMb, options.machineMemoryMb);
       const mount = homeWord(`${workdir}:${workdir}`);
+      requireUsableImage("docker", environment.docker!, options.ruleName);
       return `${runtime} run --rm ${user}${memory} -v ${mount} -w ${homeWord(workdir)} ${homeWord(environment.docker!)} ${containerShell(command)}`;
     }
     case "singularity": {

@@ -97,7 +97,8 @@ const failedInput: WebhookPayloadInput = {
 
 async function dispatch(endpoints: WebhookEndpoint[], event: Parameters<typeof dispatchWebhooks>[1], input = completedInput, retryBaseMs = 10) {
   const warnings: string[] = [];
-  const results = await dispatchWebhooks(endpoints, event, input, { warn: (message) => warnings.push(message), retryBaseMs });
+  // The receivers listen on the loopback, which webhooks may reach only when private targets are allowed.
+  const results = await dispatchWebhooks(endpoints, event, input, { warn: (message) => warnings.push(message), retryBaseMs, allowPrivate: true });
   return { results, warnings };
 }
 
@@ -546,6 +547,7 @@ describe("delivery to a real receiver", () => {
     const warnings: string[] = [];
     const results = await dispatchWebhooks([endpoint({ url: receiver.url("/slow"), max_retries: 2 })], "workflow_completed", completedInput, {
       warn: (message) => warnings.push(message),
+      allowPrivate: true,
     });
     expect(results[0]).toMatchObject({ ok: false, attempts: 3 });
     const times = receiver.requests.map((request) => request.at);
@@ -630,6 +632,33 @@ describe("delivery to a real receiver", () => {
     }
   });
 
+  it("refuses loopback, private and link-local targets, once and without retries, unless private targets are allowed", async () => {
+    const receiver = await startReceiver();
+    const targets = [receiver.url("/hook"), "http://10.1.2.3/hook", "http://169.254.169.254/latest/meta-data/", "http://[::1]:9/hook", "http://[::ffff:192.168.1.1]/hook"];
+    const endpoints = readWebhooks(targets.map((url) => ({ url, max_retries: 3 })), { version: VERSION }).endpoints;
+    const warnings: string[] = [];
+    const refused = await dispatchWebhooks(endpoints, "workflow_completed", completedInput, { warn: (message) => warnings.push(message), retryBaseMs: 1, allowPrivate: false });
+    expect(refused.map((result) => [result.ok, result.attempts])).toEqual(targets.map(() => [false, 1]));
+    expect(refused.map((result) => /a (\S+(?: \S+)?) address; webhooks go to public addresses only \(SERVICE_WEBHOOK_ALLOW_PRIVATE=1 allows private ones\)$/.exec(result.error ?? "")?.[1])).toEqual([
+      "loopback",
+      "private",
+      "link-local",
+      "loopback",
+      "IPv4-mapped private",
+    ]);
+    expect(receiver.requests).toEqual([]);
+    expect(JSON.stringify(warnings)).not.toMatch(/127\.0\.0\.1|10\.1\.2\.3|169\.254|::1|meta-data/);
+    // The environment setting the engine reads when a run dispatches.
+    process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE = "1";
+    try {
+      const allowed = await dispatchWebhooks(endpoints.slice(0, 1), "workflow_completed", completedInput, { warn: () => undefined });
+      expect(allowed).toEqual([{ endpoint: "webhook #1", ok: true, attempts: 1, status: 204 }]);
+    } finally {
+      delete process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE;
+    }
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it("survives a warn callback that throws", async () => {
     const receiver = await startReceiver((_request, response) => response.writeHead(500).end());
     const results: DeliveryResult[] = await dispatchWebhooks([endpoint({ url: receiver.url("/x"), max_retries: 1 })], "workflow_completed", completedInput, {
@@ -637,6 +666,7 @@ describe("delivery to a real receiver", () => {
         throw new Error("logger closed");
       },
       retryBaseMs: 1,
+      allowPrivate: true,
     });
     expect(results[0]).toMatchObject({ ok: false, attempts: 2 });
   });

@@ -5,7 +5,8 @@
  * lines are cut at "\n" bytes, which never occur inside a UTF-8 character, so a returned line never holds
  * half a character. Text is returned as written (colour escapes included) except for a trailing "\r".
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /** One page of a log: the lines, where the next page starts, and whether the file end was reached. */
 export interface LinePage {
@@ -20,79 +21,150 @@ const NEWLINE = 0x0a;
 const CHUNK_BYTES = 64 * 1024;
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 10_000;
-// A tool printing progress with "\r" and no "\n" can write one "line" of hundreds of MB; such a line is
-// returned in pieces of this size so that a page's memory stays bounded.
-const MAX_LINE_BYTES = 1024 * 1024;
-// The most a tail reads from the end; with lines longer than this on average, fewer lines come back
-// and the oldest of them is cut at its start.
-const MAX_TAIL_BYTES = 8 * 1024 * 1024;
+
+/** The bounds of a log answer. */
+export const LOG_LIMITS = {
+  /** A longer line is cut here (at a character boundary) and ends with `LINE_CUT_MARKER`; the rest is skipped. */
+  lineBytes: 64 * 1024,
+  /** The lines of one page together hold at most this many bytes (a page always holds at least one line). */
+  pageBytes: 1024 * 1024,
+  /** A page reads at most this far into the file; a cut line going on further ends the page mid-line. */
+  scanBytes: 16 * 1024 * 1024,
+  /** The most a tail reads from the end. */
+  tailBytes: 8 * 1024 * 1024,
+} as const;
+
+/** What ends a line that was cut. */
+export const LINE_CUT_MARKER = ` … [line cut at ${LOG_LIMITS.lineBytes / 1024} KiB]`;
 
 /**
- * Up to `limit` lines from byte `offset`. A last line without its "\n" is returned (and `next_offset`
- * placed after it) so that a finished log always pages to `eof`; a caller reading a log that is still
- * being written passes `growing: true` to hold such a line back until its newline arrives, leaving
- * `next_offset` at its start. A missing file reads as empty; an offset past the end (a file truncated
- * since) gives an empty page whose `next_offset` is the current end.
+ * Up to `limit` lines from byte `offset`, at most `LOG_LIMITS.pageBytes` of them, each cut at
+ * `LOG_LIMITS.lineBytes`. A last line without its "\n" is returned (and `next_offset` placed after it) so
+ * that a finished log always pages to `eof`; a caller reading a log that is still being written passes
+ * `growing: true` to hold such a line back until its newline arrives, leaving `next_offset` at its start. A
+ * missing file reads as empty; an offset past the end (a file truncated since) gives an empty page whose
+ * `next_offset` is the current end. With `root`, the file must be a regular file inside that folder, reached
+ * without a symbolic link; otherwise it reads as missing.
  */
-export function readLinePage(path: string, offset = 0, limit = DEFAULT_LIMIT, options: { growing?: boolean } = {}): LinePage {
-  const fd = openIfPresent(path);
+export function readLinePage(path: string, offset = 0, limit = DEFAULT_LIMIT, options: { growing?: boolean; root?: string } = {}): LinePage {
+  const fd = options.root === undefined ? openIfPresent(path) : openInside(options.root, path);
   if (fd === undefined) return { lines: [], next_offset: 0, eof: true };
   try {
     const size = fstatSync(fd).size;
     const wanted = clampLimit(limit);
     const start = Number.isFinite(offset) ? Math.max(0, Math.floor(offset)) : 0;
     if (start >= size) return { lines: [], next_offset: size, eof: true };
-
-    const lines: string[] = [];
+    const page = new PageBuilder(wanted);
+    page.lineStart = start;
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let lineStart = start; // file offset of the first byte of `pending`
-    let pending = Buffer.alloc(0); // the line being assembled, without a newline yet
+    const scanEnd = Math.min(size, start + LOG_LIMITS.scanBytes);
     let readAt = start;
     let first = true;
-    while (lines.length < wanted && readAt < size) {
-      const count = readSync(fd, chunk, 0, Math.min(CHUNK_BYTES, size - readAt), readAt);
+    while (!page.full && readAt < scanEnd) {
+      const count = readSync(fd, chunk, 0, Math.min(CHUNK_BYTES, scanEnd - readAt), readAt);
       if (count === 0) break; // the file shrank under us
-      readAt += count;
-      const data = pending.length > 0 ? Buffer.concat([pending, chunk.subarray(0, count)]) : chunk.subarray(0, count);
-      let from = 0;
+      let data = chunk.subarray(0, count);
       if (first) {
         // An offset that was not a next_offset may land inside a character: start at the next one.
-        from = skipContinuationBytes(data, 0);
-        lineStart += from;
+        const skip = skipContinuationBytes(data, 0);
+        page.lineStart += skip;
+        data = data.subarray(skip);
         first = false;
       }
-      while (lines.length < wanted) {
-        const newline = data.indexOf(NEWLINE, from);
-        if (newline === -1) break;
-        lines.push(decodeLine(data.subarray(from, newline)));
-        lineStart += newline + 1 - from;
-        from = newline + 1;
-      }
-      let rest = data.subarray(from);
-      while (lines.length < wanted && rest.length >= MAX_LINE_BYTES) {
-        const cut = characterBoundaryBefore(rest, MAX_LINE_BYTES);
-        lines.push(decodeLine(rest.subarray(0, cut)));
-        lineStart += cut;
-        rest = rest.subarray(cut);
-      }
-      // Copied: `rest` may be a view of `chunk`, which the next read overwrites.
-      pending = Buffer.from(rest);
+      page.feed(data, readAt + (count - data.length));
+      readAt += count;
     }
-    if (lines.length < wanted && pending.length > 0 && readAt >= size && !options.growing) {
-      lines.push(decodeLine(pending));
-      lineStart += pending.length;
+    if (!page.full && page.hasPartialLine) {
+      // The file (or the scan) ended inside a line: a finished log gives it, a growing one holds it back,
+      // and a cut line that runs past the scan is given with the page ending where the reading stopped.
+      if (readAt >= size && !options.growing) page.endLine(readAt);
+      else if (page.partialCut) page.endLine(readAt);
     }
-    return { lines, next_offset: lineStart, eof: lineStart >= size };
+    return { lines: page.lines, next_offset: page.lineStart, eof: page.lineStart >= size };
   } finally {
     closeSync(fd);
   }
 }
 
-/** The last `count` lines of a file (fewer if it has fewer), read backwards from the end in chunks. */
-export function tailLines(path: string, count: number): string[] {
+/** Collects a page's lines from the bytes fed to it, cutting long lines and stopping at the page's bounds. */
+class PageBuilder {
+  readonly lines: string[] = [];
+  /** The file offset where the line being assembled starts (the page's next_offset once it ends). */
+  lineStart = 0;
+  private pageBytes = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private cut = false;
+  private stopped = false;
+
+  constructor(private readonly wanted: number) {}
+
+  get full(): boolean {
+    return this.stopped || this.lines.length >= this.wanted;
+  }
+
+  get hasPartialLine(): boolean {
+    return this.pendingBytes > 0 || this.cut;
+  }
+
+  get partialCut(): boolean {
+    return this.cut;
+  }
+
+  /** Takes the bytes `data`, which start at file offset `at`. */
+  feed(data: Buffer, at: number): void {
+    let from = 0;
+    while (!this.full) {
+      const newline = data.indexOf(NEWLINE, from);
+      const end = newline === -1 ? data.length : newline;
+      this.keep(data.subarray(from, end));
+      if (newline === -1) return;
+      this.endLine(at + newline + 1);
+      from = newline + 1;
+    }
+  }
+
+  /** Ends the line being assembled; the next one starts at file offset `nextStart`. */
+  endLine(nextStart: number): void {
+    const bytes = this.pendingBytes === 0 ? Buffer.alloc(0) : this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    const text = decodeLine(bytes) + (this.cut ? LINE_CUT_MARKER : "");
+    const size = bytes.length;
+    if (this.lines.length > 0 && this.pageBytes + size > LOG_LIMITS.pageBytes) {
+      this.stopped = true; // this line starts the next page
+      return;
+    }
+    this.lines.push(text);
+    this.pageBytes += size;
+    this.lineStart = nextStart;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.cut = false;
+  }
+
+  /** Keeps part of the line being assembled, up to the line cut. */
+  private keep(piece: Buffer): void {
+    if (piece.length === 0 || this.cut) return;
+    const room = LOG_LIMITS.lineBytes - this.pendingBytes;
+    if (piece.length <= room) {
+      // Copied: `piece` may be a view of the read buffer, which the next read overwrites.
+      this.pending.push(Buffer.from(piece));
+      this.pendingBytes += piece.length;
+      return;
+    }
+    // The cut is found in the whole line kept so far: a character may have begun in an earlier read.
+    const whole = Buffer.concat([...this.pending, piece.subarray(0, room + 1)]);
+    const cut = characterBoundaryBefore(whole, LOG_LIMITS.lineBytes);
+    this.pending = [whole.subarray(0, cut)];
+    this.pendingBytes = cut;
+    this.cut = true;
+  }
+}
+
+/** The last `count` lines of a file (fewer if it has fewer), read backwards from the end in chunks; `root` confines it as for `readLinePage`. */
+export function tailLines(path: string, count: number, options: { root?: string } = {}): string[] {
   const wanted = Number.isFinite(count) ? Math.floor(count) : 0;
   if (wanted <= 0) return [];
-  const fd = openIfPresent(path);
+  const fd = options.root === undefined ? openIfPresent(path) : openInside(options.root, path);
   if (fd === undefined) return [];
   try {
     const size = fstatSync(fd).size;
@@ -102,8 +174,8 @@ export function tailLines(path: string, count: number): string[] {
     let newlines = 0;
     // Enough is read once `wanted` newlines precede the last line; the file's final "\n" ends the last
     // line rather than separating two, so it does not count.
-    while (start > 0 && size - start < MAX_TAIL_BYTES && newlines < wanted) {
-      const length = Math.min(CHUNK_BYTES, start, MAX_TAIL_BYTES - (size - start));
+    while (start > 0 && size - start < LOG_LIMITS.tailBytes && newlines < wanted) {
+      const length = Math.min(CHUNK_BYTES, start, LOG_LIMITS.tailBytes - (size - start));
       start -= length;
       const buffer = readFully(fd, start, length);
       chunks.unshift(buffer);
@@ -114,7 +186,27 @@ export function tailLines(path: string, count: number): string[] {
     // Reading began mid-file, maybe mid-character; the line cut there is dropped below unless the
     // window ran out first, and then it is kept from its first whole character.
     if (start > 0) bytes = bytes.subarray(skipContinuationBytes(bytes, 0));
-    return bytes.toString("utf8").split("\n").slice(-wanted).map(stripCarriageReturn);
+    return bytes.toString("utf8").split("\n").slice(-wanted).map((line) => cutLine(stripCarriageReturn(line)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A line of text cut at `LOG_LIMITS.lineBytes` with the marker (a tail's lines come from one read). */
+function cutLine(line: string): string {
+  if (line.length <= LOG_LIMITS.lineBytes / 4 || Buffer.byteLength(line) <= LOG_LIMITS.lineBytes) return line;
+  const bytes = Buffer.from(line);
+  return bytes.subarray(0, characterBoundaryBefore(bytes, LOG_LIMITS.lineBytes)).toString("utf8") + LINE_CUT_MARKER;
+}
+
+/** The last `bytes` of a regular file inside `root` reached without a link, as text; "" for anything else. */
+export function tailTextInside(root: string, path: string, bytes: number): string {
+  const fd = openInside(root, path);
+  if (fd === undefined) return "";
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, bytes);
+    return readFully(fd, size - length, length).toString("utf8");
   } finally {
     closeSync(fd);
   }
@@ -132,6 +224,51 @@ function openIfPresent(path: string): number | undefined {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+}
+
+/**
+ * Opens `path` for reading only when it is a regular file inside `root` whose every component below `root`
+ * is not a symbolic link (a job can replace its own log with a link to anything); else undefined.
+ */
+function openInside(root: string, path: string): number | undefined {
+  const within = (base: string) => {
+    const inside = relative(base, path);
+    return inside === "" || isAbsolute(inside) || inside === ".." || inside.startsWith(`..${sep}`) ? undefined : inside;
+  };
+  // The root is the service's own folder: the engine may have named files through its real path.
+  let base = root;
+  let inside = within(root);
+  if (inside === undefined) {
+    try {
+      base = realpathSync(root);
+    } catch {
+      return undefined;
+    }
+    inside = within(base);
+  }
+  if (inside === undefined) return undefined;
+  let current = base;
+  for (const part of dirname(inside).split(sep)) {
+    if (part === "" || part === ".") continue;
+    current = join(current, part);
+    try {
+      if (!lstatSync(current).isDirectory()) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  let fd: number;
+  try {
+    // O_NOFOLLOW refuses a link in the last component even if one replaced the file since the checks above.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    return undefined;
+  }
+  return fd;
 }
 
 function readFully(fd: number, position: number, length: number): Buffer {

@@ -4,7 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_RUNTIMES, TARGET_TYPES } from "../../runner/run-targets.js";
 import { RUN_STATUSES } from "../../store/store.js";
-import { DagResult, FindingSchema } from "../../openapi-shapes.js";
+import { DagResult, FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
 
 /** One line of text for an engine argument: no line breaks or NUL bytes. */
 const argumentText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n\0]+$/, "must be one line of text");
@@ -33,7 +33,7 @@ export const CreateRunBody = z
     jobs: z.number().int().min(1).max(1024).optional().openapi({ description: "jobs at once (default 1)" }),
     keep_going: z.boolean().optional().openapi({ description: "keep running independent jobs after a failure" }),
     dry_run: z.boolean().optional().openapi({ description: "plan only: the run records what would execute (GET …/results lists nothing)" }),
-    samples: z.array(argumentText(200).regex(/^[^,]+$/, "one sample per entry (no commas)")).max(10_000).optional().openapi({ description: "samples to use: names, first:N" }),
+    samples: SamplesSchema.optional(),
     targets: z.array(argumentText(200)).max(1000).optional().openapi({ description: "run only these rules (prefix match) and what they need" }),
     config: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/, "a config key: letters, digits, _ . -"), z.union([z.string().max(10_000).regex(/^[^\0]*$/, "no NUL bytes"), z.number(), z.boolean()]))
@@ -117,6 +117,7 @@ export const RunResultsView = z
   .object({
     files: z.array(z.object({ path: z.string(), size_bytes: z.number().int(), rule: z.string(), modified_at: z.string() })),
     total_size_bytes: z.number().int(),
+    truncated: z.boolean().openapi({ description: "true when more outputs exist than one answer lists (10,000)" }),
   })
   .openapi("RunResults");
 

@@ -8,19 +8,18 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { validatePipeline } from "../../../engine/check/validate.js";
-import { EngineError } from "../../../engine/findings.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { runFiles, type RunRequest } from "../../runner/engine-command.js";
-import { CONTAINER_RUNTIMES, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
+import { dockerImageProblem, singularityImageProblem } from "../../../engine/run/image-reference.js";
+import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
 import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
 import { readable } from "../pipelines/service.js";
-import { apiFinding, isParseFailure, loadDetached, type ApiFinding } from "../workflow/service.js";
+import { validateForRun, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
 
 /** What the run operations need. */
@@ -185,7 +184,7 @@ export async function resumeRun(context: ExecutionContext, caller: Caller, id: s
 /** The detail view: the run and the last 100 lines of the engine's log. */
 export async function runDetail(context: ExecutionContext, caller: Caller, id: string): Promise<RunView & { log_tail: string[] }> {
   const run = await readableRun(context, caller, id);
-  const logTail = run.workspace ? await tailLines(runFiles(run.workspace, run.id).engineLog, 100) : [];
+  const logTail = run.workspace ? tailLines(runFiles(run.workspace, run.id).engineLog, 100, { root: run.workspace }) : [];
   return { ...runView(context, run), log_tail: logTail };
 }
 
@@ -215,18 +214,9 @@ async function checkPipeline(text: string, input: CreateRunInput): Promise<strin
     });
   };
   const config = input.config ? Object.fromEntries(Object.entries(input.config).map(([key, value]) => [key, String(value)])) : undefined;
-  let pipeline;
-  try {
-    pipeline = await loadDetached(text, { config, samples: input.samples?.join(",") });
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error;
-    const finding = apiFinding(error.finding);
-    if (isParseFailure(error)) finding.code = "PARSE_ERROR";
-    throw refuse([finding]);
-  }
-  const errors = validatePipeline(pipeline).findings.filter((finding) => finding.severity === "error").map(apiFinding);
-  if (errors.length > 0) throw refuse(errors);
-  return pipeline.workflow.name;
+  const { workflow_name, errors } = await validateForRun(text, { config, samples: input.samples });
+  if (errors.length > 0 || workflow_name === null) throw refuse(errors);
+  return workflow_name;
 }
 
 /** Normalises a target and refuses ones this server cannot run. */
@@ -236,6 +226,8 @@ function checkTarget(target: RunTarget, env: NodeJS.ProcessEnv): RunTarget {
   }
   if (target.type === "container") {
     if (typeof target.image !== "string" || target.image.trim() === "") throw new ServiceError(400, "RUN_ERROR", "a container target needs an image", { suggestion: 'send target {"type": "container", "image": "ubuntu:24.04"}' });
+    const problem = containerEnvironmentKind(target.runtime) === "singularity" ? singularityImageProblem(target.image) : dockerImageProblem(target.image);
+    if (problem) throw new ServiceError(400, "RUN_ERROR", `target.image "${target.image}" is not usable: ${problem}`, { suggestion: 'send an image reference, e.g. {"type": "container", "image": "ubuntu:24.04"}' });
     if (target.runtime !== undefined && !isContainerRuntime(target.runtime)) {
       throw new ServiceError(400, "RUN_ERROR", `unknown container runtime '${String(target.runtime)}'`, { suggestion: `use ${CONTAINER_RUNTIMES.slice(0, -1).join(", ")} or ${CONTAINER_RUNTIMES.at(-1)}` });
     }

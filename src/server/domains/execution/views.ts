@@ -3,13 +3,10 @@
  * supervisor's live fold, or a fold of the file once it has ended), its metrics file, its job logs and
  * the declared outputs of its pipeline — never from another run sharing the workspace.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
-import { expandPipeline } from "../../../engine/expand/expand.js";
+import { existsSync, readFileSync } from "node:fs";
+import { EngineError } from "../../../engine/findings.js";
 import { readEventLog, type RunEvent } from "../../../engine/run/event-log.js";
-import { readTail } from "../../../engine/run/job-runner.js";
-import { loadPipelineText } from "../../../engine/format/load.js";
-import { effectiveMemory, memoryToMegabytes } from "../../../engine/format/rule-settings.js";
+import { engineTasks } from "../../engine-pool.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { runFiles, type RunFiles } from "../../runner/engine-command.js";
@@ -17,10 +14,14 @@ import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { progressOf, type JobProgress, type RunProgress } from "../../runner/run-progress.js";
 import { readRequest } from "../../runner/supervisor.js";
 import type { Run } from "../../store/store.js";
-import { dagOf, loadDetached } from "../workflow/service.js";
+import { dagOf, ruleMemory } from "../workflow/service.js";
 import { diagnoseRun } from "./diagnosis.js";
-import { readLinePage } from "./log-pages.js";
+import { readLinePage, tailTextInside } from "./log-pages.js";
 import { readableRun, type ExecutionContext } from "./service.js";
+import type { ExecutionTasks } from "./tasks.js";
+
+/** Runs one of this domain's engine tasks in the engine pool. */
+const work = engineTasks<ExecutionTasks>(new URL("./worker.js", import.meta.url));
 
 type NodeStatus = "pending" | "running" | "completed" | "failed" | "skipped";
 
@@ -105,7 +106,7 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
       cpu_pct: summary?.cpu_pct ?? 0,
       memory_mb: summary?.memory_mb ?? 0,
       peak_memory_mb: summary?.peak_memory_mb ?? 0,
-      disk_mb: files ? Math.round((workspaceBytes(files.workspace) / 1024 / 1024) * 10) / 10 : 0,
+      disk_mb: files ? Math.round(((await workspaceBytes(files.workspace)) / 1024 / 1024) * 10) / 10 : 0,
     },
   };
 }
@@ -149,44 +150,25 @@ export async function runLogs(context: ExecutionContext, caller: Caller, id: str
     if (!job) throw new ServiceError(404, "NOT_FOUND", `run ${id} has no job '${query.job}'`, { suggestion: `jobs of this run: ${[...progress.jobs.keys()].slice(0, 10).join(", ") || "(none yet)"}` });
     path = stream === "stdout" ? (job.stdout ?? undefined) : (job.stderr ?? undefined);
   }
-  const page = path ? readLinePage(path, query.offset ?? 0, query.limit ?? 1000) : { lines: [], next_offset: 0, eof: true };
+  // Job logs are read only inside the run's workspace and never through a link (a job may replace its log).
+  const page = path && files ? readLinePage(path, query.offset ?? 0, query.limit ?? 1000, { root: files.workspace }) : { lines: [], next_offset: 0, eof: true };
   return { job: query.job ?? null, stream, ...page };
 }
 
-/** `results`: the declared outputs of the run's pipeline that exist, with sizes. */
+/** `results`: the declared outputs of the run's pipeline that exist inside its workspace, with sizes. */
 export async function runResults(context: ExecutionContext, caller: Caller, id: string) {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
   const text = pipelineText(files);
-  if (!files || text === undefined) return { files: [], total_size_bytes: 0 };
+  if (!files || text === undefined) return { files: [], total_size_bytes: 0, truncated: false };
   const request = readRequest(files);
-  const overrides = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
-  let outputs: { path: string; rule: string }[];
+  const config = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
   try {
-    const pipeline = await loadPipelineText(text, { path: files.pipeline, dir: files.workspace, overrides, samples: request?.samples?.join(",") });
-    outputs = expandPipeline(pipeline, "plan").jobs.flatMap((job) => job.output.paths.map((path) => ({ path, rule: job.template })));
+    return await work("existingOutputs", { text, workspace: files.workspace, pipelinePath: files.pipeline, config, samples: request?.samples }, "listing the run's outputs");
   } catch (error) {
-    throw new ServiceError(400, "RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof EngineError)) throw error;
+    throw new ServiceError(400, "RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error.message}`);
   }
-  const seen = new Set<string>();
-  const found = [];
-  let total = 0;
-  for (const output of outputs) {
-    const absolute = isAbsolute(output.path) ? output.path : join(files.workspace, output.path);
-    if (seen.has(absolute)) continue;
-    seen.add(absolute);
-    let stat;
-    try {
-      stat = statSync(absolute);
-    } catch {
-      continue; // not made (yet)
-    }
-    const size = stat.isDirectory() ? folderBytes(absolute) : stat.size;
-    total += size;
-    found.push({ path: isAbsolute(output.path) ? output.path : relative(files.workspace, absolute), size_bytes: size, rule: output.rule, modified_at: stat.mtime.toISOString() });
-    if (found.length >= 10_000) break;
-  }
-  return { files: found, total_size_bytes: total };
 }
 
 /** `diagnostics`: one diagnosis per failed job (and for a run that failed before any job), warnings, bottlenecks. */
@@ -194,62 +176,21 @@ export async function runDiagnostics(context: ExecutionContext, caller: Caller, 
   const { files, events } = await runWithProgress(context, caller, id);
   const all = events ?? (files && existsSync(files.events) ? readEventLog(files.events) : []);
   // Each job's own stderr, as the engine named it in the event log; its end is where the cause is.
-  const declared = await declaredMemory(pipelineText(files));
-  return diagnoseRun(all, (path: string) => readTail(path, 64 * 1024) || undefined, { declaredMemoryMb: (rule) => declared.get(rule) });
-}
-
-/** Each rule's declared memory in MB (for memory bottlenecks); empty when the pipeline cannot be read. */
-async function declaredMemory(text: string | undefined): Promise<Map<string, number>> {
-  const memory = new Map<string, number>();
-  if (text === undefined) return memory;
-  try {
-    const pipeline = await loadDetached(text);
-    for (const rule of pipeline.rules) {
-      const mb = memoryToMegabytes(effectiveMemory(rule, pipeline.defaults));
-      if (mb !== undefined) memory.set(rule.name, mb);
-    }
-  } catch {
-    // an unreadable pipeline has no declared figures
-  }
-  return memory;
+  const text = pipelineText(files);
+  const declared = text === undefined ? {} : await ruleMemory(text);
+  const readStderr = (path: string) => (files ? tailTextInside(files.workspace, path, 64 * 1024) : "") || undefined;
+  return diagnoseRun(all, readStderr, { declaredMemoryMb: (rule) => declared[rule] });
 }
 
 
 const workspaceSizes = new Map<string, { bytes: number; at: number }>();
 
 /** A workspace's size, measured at most every 10 s (status views are polled; a walk is not free). */
-function workspaceBytes(workspace: string): number {
+async function workspaceBytes(workspace: string): Promise<number> {
   const cached = workspaceSizes.get(workspace);
   if (cached && Date.now() - cached.at < 10_000) return cached.bytes;
-  const bytes = folderBytes(workspace);
+  const bytes = await work("folderBytes", { root: workspace }, "measuring the run's workspace");
   if (workspaceSizes.size >= 1000) workspaceSizes.clear();
   workspaceSizes.set(workspace, { bytes, at: Date.now() });
   return bytes;
-}
-
-/** Bytes under a folder, counting at most 100,000 entries and not following symbolic links. */
-function folderBytes(root: string): number {
-  let total = 0;
-  let entries = 0;
-  const stack = [root];
-  while (stack.length > 0 && entries < 100_000) {
-    const dir = stack.pop()!;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      entries++;
-      try {
-        const stat = lstatSync(join(dir, name));
-        if (stat.isDirectory()) stack.push(join(dir, name));
-        else total += stat.size;
-      } catch {
-        // removed while walking
-      }
-    }
-  }
-  return total;
 }

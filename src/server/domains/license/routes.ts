@@ -3,7 +3,7 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { ServiceError } from "../../errors.js";
-import { installLicense, resolveLicense, type LicenseCache } from "../../../license/license.js";
+import { installLicense, resolveLicense, type LicenseCache, type LicenseStatus } from "../../../license/license.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { failureResponse } from "../../openapi-shapes.js";
 
@@ -13,7 +13,7 @@ const LicenseStatusSchema = z
     valid: z.boolean(),
     licensee: z.string().nullable(),
     expires_at: z.string().nullable(),
-    source: z.string(),
+    source: z.enum(["env", "config", "legacy", "embedded"]).openapi({ description: "which place decided: SERVICE_LICENSE, the configuration directory, the legacy ~/.strand path, or the embedded academic license" }),
     contact: z.string(),
     problem: z.string().optional(),
   })
@@ -39,10 +39,16 @@ const uploadLicense = createRoute({
   },
 });
 
+/** A status as the API shows it: where it came from by kind, never the server's file path. */
+function shown(status: LicenseStatus) {
+  const { path: _path, source, ...rest } = status;
+  return { ...rest, source: source === "file" ? ("env" as const) : source };
+}
+
 /** The license router. */
 export function licenseRoutes(env: NodeJS.ProcessEnv = process.env, cache?: LicenseCache): OpenAPIHono {
   const router = new OpenAPIHono();
-  router.openapi(getLicense, async (c) => c.json(await resolveLicense(env), 200));
+  router.openapi(getLicense, async (c) => c.json(shown(await resolveLicense(env)), 200));
   router.openapi(
     uploadLicense,
     async (c) => {
@@ -53,7 +59,7 @@ export function licenseRoutes(env: NodeJS.ProcessEnv = process.env, cache?: Lice
       if (status.type !== "commercial" || !status.valid) {
         throw new ServiceError(400, "BAD_REQUEST", "the license was not accepted", { detail: status.problem ?? "invalid license", suggestion: `contact ${status.contact} for a signed license file` });
       }
-      return c.json(status, 200);
+      return c.json(shown(status), 200);
     },
     ((result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) => {
       if (result.success) return;

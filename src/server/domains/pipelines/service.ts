@@ -9,7 +9,7 @@ import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { Pipeline, PipelineRevision, PipelineVisibility, Store } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
-import { textFacts, validationOf, type Validation } from "../workflow/service.js";
+import { describeKeptText, describeText, type Validation } from "../workflow/service.js";
 
 /** Whether a caller may read a pipeline: its owner, an administrator, or anyone for workspace pipelines. */
 export function canRead(caller: Caller, pipeline: Pipeline): boolean {
@@ -53,8 +53,7 @@ export interface CreateInput {
 
 /** Saves a new pipeline owned by the caller, with its lint result. */
 export async function createSaved(store: Store, caller: Caller, input: CreateInput): Promise<{ pipeline: Pipeline; validation: Validation }> {
-  const facts = textFacts(input.toml_content, input.source);
-  const validation = await validationOf(input.toml_content);
+  const { facts, validation } = await describeText(input.toml_content, input.source);
   const pipeline = await store.createPipeline({
     name: input.name ?? facts.name,
     version: facts.version,
@@ -83,7 +82,8 @@ export async function updateSaved(store: Store, caller: Caller, id: string, inpu
     throw new ServiceError(400, "BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
   }
   await writable(store, caller, id);
-  const facts = input.toml_content !== undefined ? textFacts(input.toml_content) : undefined;
+  const described = input.toml_content !== undefined ? await describeText(input.toml_content) : undefined;
+  const facts = described?.facts;
   const pipeline = await store.updatePipeline(
     id,
     {
@@ -96,7 +96,7 @@ export async function updateSaved(store: Store, caller: Caller, id: string, inpu
     },
     { expectedRevision: input.revision },
   );
-  return { pipeline, validation: await validationOf(pipeline.toml_content) };
+  return { pipeline, validation: described?.validation ?? (await describeKeptText(pipeline.toml_content)).validation };
 }
 
 /** Finds a revision by number (`3`) or by its id. */
@@ -116,17 +116,12 @@ export async function findRevision(store: Store, pipelineId: string, ref: string
 export async function rollbackSaved(store: Store, caller: Caller, id: string, ref: string | number): Promise<{ pipeline: Pipeline; validation: Validation }> {
   await writable(store, caller, id);
   const revision = await findRevision(store, id, ref);
+  // Revisions were accepted when saved; one that no longer reads keeps the current facts.
+  const { facts, validation } = await describeKeptText(revision.toml_content);
   const pipeline = await store.rollbackPipeline(id, revision.revision, {
-    derive: (content) => {
-      try {
-        const { version, description, rules_count } = textFacts(content);
-        return { version, description, rules_count };
-      } catch {
-        return {}; // Revisions were accepted when saved; an unreadable one keeps the current facts.
-      }
-    },
+    derive: () => (facts ? { version: facts.version, description: facts.description, rules_count: facts.rules_count } : {}),
   });
-  return { pipeline, validation: await validationOf(pipeline.toml_content) };
+  return { pipeline, validation };
 }
 
 /** Tags without repeats, in the order given. */

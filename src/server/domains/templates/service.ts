@@ -9,7 +9,7 @@ import { getTemplate as builtInBySlug, listTemplates as builtInSummaries } from 
 import { ServiceError } from "../../errors.js";
 import type { Store, Template as StoredTemplate } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
-import { textFacts, validationOf, type Validation } from "../workflow/service.js";
+import { describeText, type Validation } from "../workflow/service.js";
 
 /** A template as the API shows it. */
 export interface ApiTemplate {
@@ -110,7 +110,7 @@ export interface NewTemplateInput {
 
 /** Adds a user template; its name must be new among built-in and user templates. */
 export async function addTemplate(store: Store, input: NewTemplateInput): Promise<{ template: ApiTemplate; validation: Validation }> {
-  const facts = textFacts(input.toml_content);
+  const { facts, validation } = await describeText(input.toml_content);
   const name = input.name.trim();
   const clash = findBuiltIn(name) ?? (await store.listTemplates()).find((template) => template.name.toLowerCase() === name.toLowerCase());
   if (clash) throw new ServiceError(409, "CONFLICT", `a template named ${name} already exists`, { suggestion: "choose another name" });
@@ -120,7 +120,7 @@ export async function addTemplate(store: Store, input: NewTemplateInput): Promis
     tags: [...new Set((input.tags ?? []).map((tag) => tag.trim()).filter(Boolean))],
     toml_content: input.toml_content,
   });
-  return { template: fromStored(stored), validation: await validationOf(input.toml_content) };
+  return { template: fromStored(stored), validation };
 }
 
 /** Deletes a user template; built-in ones are refused. */

@@ -53,11 +53,13 @@ export function toolingRoutes(): OpenAPIHono {
   }, bodyHook);
   router.openapi(toolRoute("prepare", "Expand a pipeline into jobs with rendered commands", schemas.PrepareBody, schemas.PrepareResult), async (c) => {
     const body = (await c.req.json()) as z.infer<typeof schemas.PrepareBody>;
-    return c.json(await tool("PREPARE_ERROR", () => tooling.prepareText(body.toml_content, body)), 200);
+    const { toml_content, ...options } = body;
+    return c.json(await tool("PREPARE_ERROR", () => tooling.prepareText(toml_content, options)), 200);
   }, bodyHook);
   router.openapi(toolRoute("dag", "The rule graph, or the job graph with expanded: true", schemas.DagBody, DagResult), async (c) => {
     const body = (await c.req.json()) as z.infer<typeof schemas.DagBody>;
-    return c.json(await tool("DAG_ERROR", () => tooling.dagOf(body.toml_content, body.expanded ?? false)), 200);
+    const { toml_content, ...options } = body;
+    return c.json(await tool("DAG_ERROR", () => tooling.dagOf(toml_content, options)), 200);
   }, bodyHook);
   router.openapi(toolRoute("format", "Format a pipeline canonically (comments kept)", schemas.TomlBody, schemas.FormatResult), async (c) => {
     const { toml_content } = (await c.req.json()) as z.infer<typeof schemas.TomlBody>;

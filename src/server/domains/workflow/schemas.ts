@@ -3,7 +3,10 @@
  * Bodies are checked by the handlers, so a missing `toml_content` is `MISSING_FIELD`, not a schema error.
  */
 import { z } from "@hono/zod-openapi";
-import { FindingSchema } from "../../openapi-shapes.js";
+import { FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
+import { PAGE_LIMITS } from "./tooling.js";
+
+const cursor = z.string().max(32).openapi({ description: "next_cursor of the previous page" });
 
 const toml = z.string().openapi({ description: "pipeline TOML text" });
 
@@ -12,12 +15,20 @@ export const LintBody = z.object({ toml_content: toml, strict: z.boolean().optio
 export const PrepareBody = z
   .object({
     toml_content: toml,
-    samples: z.string().optional().openapi({ description: "sample names (S1,S2) or first:N" }),
+    samples: SamplesSchema.optional(),
     config: z.record(z.string(), z.string()).optional(),
-    limit: z.number().int().min(0).max(100_000).optional(),
+    limit: z.number().int().min(0).max(PAGE_LIMITS.prepareJobs.max).optional().openapi({ description: `jobs in this page (default ${PAGE_LIMITS.prepareJobs.default}, at most ${PAGE_LIMITS.prepareJobs.max})` }),
+    cursor: cursor.optional(),
   })
   .openapi("PrepareBody");
-export const DagBody = z.object({ toml_content: toml, expanded: z.boolean().optional() }).openapi("DagBody");
+export const DagBody = z
+  .object({
+    toml_content: toml,
+    expanded: z.boolean().optional(),
+    limit: z.number().int().min(1).max(PAGE_LIMITS.dagNodes.max).optional().openapi({ description: `nodes in one page (default ${PAGE_LIMITS.dagNodes.default}, at most ${PAGE_LIMITS.dagNodes.max})` }),
+    cursor: cursor.optional(),
+  })
+  .openapi("DagBody");
 export const DiffBody = z.object({ toml_a: toml, toml_b: toml }).openapi("DiffBody");
 export const ExportBody = z.object({ toml_content: toml, format: z.enum(["docker", "singularity"]).optional() }).openapi("ExportBody");
 
@@ -61,6 +72,7 @@ export const PrepareResult = z
       }),
     ),
     environment_setup: z.array(z.object({ kind: z.string(), spec: z.string(), command: z.string().nullable() })),
+    next_cursor: z.string().nullable().openapi({ description: "the page after this one (send it as cursor); null when jobs_total is reached" }),
   })
   .openapi("PrepareResult");
 

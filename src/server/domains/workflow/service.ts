@@ -1,288 +1,60 @@
 /**
- * The pipeline tooling, free of HTTP: parse, validate, prepare, dag, format, lint, stats, diff and export
- * of TOML text sent by a client, and what a text says about itself for the domains that keep texts (saved
- * pipelines, templates): its facts and its lint result. The text is loaded "detached": nothing outside it
- * is read (no includes, sample sheets or file patterns) and relative paths resolve in an empty folder, so a
- * request can never make the service read or fetch anything. Engine errors are thrown as they are; the
- * routes give them codes.
+ * The pipeline tooling as other modules use it: every call is engine work on client text, so each runs as
+ * a task in the engine pool (a worker thread with a deadline and a heap cap) and never on the event loop.
+ * See `tooling.ts` for what each one does.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parse, TomlError } from "smol-toml";
-import { lintPipeline } from "../../../engine/check/lint.js";
-import { validatePipeline } from "../../../engine/check/validate.js";
-import { buildGraph, criticalPath } from "../../../engine/dag/graph.js";
-import { expandPipeline } from "../../../engine/expand/expand.js";
-import { renderCommand, renderContext } from "../../../engine/expand/render-command.js";
-import { EngineError, type Finding } from "../../../engine/findings.js";
-import { formatPipelineText } from "../../../engine/format/canonical-format.js";
-import { loadPipelineText } from "../../../engine/format/load.js";
-import type { Pipeline } from "../../../engine/format/model.js";
-import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentLabel, environmentSpec } from "../../../engine/format/rule-settings.js";
-import { setupScript } from "../../../engine/run/environment-setup.js";
-import { diffPipelines, type DiffResult } from "../../../engine/tools/diff.js";
-import { exportPipeline, type ExportResult } from "../../../engine/tools/export.js";
-import { pipelineStats, type PipelineStats } from "../../../engine/tools/stats.js";
-import { ServiceError } from "../../errors.js";
+import { engineTasks } from "../../engine-pool.js";
+import type { ToolingTasks } from "./tasks.js";
+import type { TextFacts, Validation } from "./tooling.js";
+
+export { apiFinding, isParseFailure, PAGE_LIMITS, type ApiFinding, type TextFacts, type Validation } from "./tooling.js";
 
 /** The stateless tooling endpoints, `POST /api/pipelines/<name>`. */
 export const TOOLING_NAMES = ["parse", "validate", "prepare", "dag", "format", "lint", "stats", "diff", "export"] as const;
 
-/** A finding as the API shows it. */
-export interface ApiFinding {
-  code: string;
-  severity: "error" | "warning" | "info";
-  message: string;
-  rule: string | null;
-  suggestion: string | null;
-  line: number | null;
-  column: number | null;
-}
+/** Runs one tooling task in the engine pool; `doing` names the work in a WORK_LIMIT error. */
+const work = engineTasks<ToolingTasks>(new URL("./worker.js", import.meta.url));
 
-/** Converts an engine finding to the API's shape. */
-export function apiFinding(finding: Finding): ApiFinding {
-  return {
-    code: finding.code,
-    severity: finding.severity,
-    message: finding.message,
-    rule: finding.rule ?? null,
-    suggestion: finding.suggestion ?? null,
-    line: finding.line ?? null,
-    column: finding.column ?? null,
-  };
-}
-
-let emptyFolder: string | undefined;
-
-/** An empty folder that relative paths of sent pipelines resolve in (made once per process). */
-function detachedDir(): string {
-  emptyFolder ??= mkdtempSync(join(tmpdir(), "strand-detached-"));
-  return emptyFolder;
-}
-
-/** Loads sent text on its own; `config` and `samples` act like `--arg` and `--samples`. */
-export function loadDetached(text: string, options: { config?: Record<string, string>; samples?: string; name?: string } = {}): Promise<Pipeline> {
-  return loadPipelineText(text, { path: options.name ?? "pipeline.oxoflow", dir: detachedDir(), detached: true, overrides: options.config, samples: options.samples });
-}
-
-/** Codes of failures that mean the text could not be read as a pipeline at all. */
-const PARSE_CODES = new Set(["PARSE_ERROR", "SCHEMA_ERROR", "IO_ERROR", "LIMIT_ERROR"]);
-
-/** True for engine errors that come from reading the text (syntax, schema). */
-export function isParseFailure(error: unknown): error is EngineError {
-  return error instanceof EngineError && PARSE_CODES.has(error.code);
-}
+type Input<K extends keyof ToolingTasks> = Omit<Parameters<ToolingTasks[K]>[0], "text">;
 
 /** The structure of a pipeline. */
-export async function parsePipeline(text: string) {
-  const pipeline = await loadDetached(text);
-  return {
-    workflow: {
-      name: pipeline.workflow.name,
-      version: pipeline.workflow.version,
-      description: pipeline.workflow.description ?? null,
-      author: pipeline.workflow.author ?? null,
-    },
-    rules: pipeline.rules.map((rule) => ({
-      name: rule.name,
-      description: rule.description ?? null,
-      input: rule.input.paths,
-      output: rule.output.paths,
-      shell: rule.shell ?? null,
-      script: rule.script ?? null,
-      threads: effectiveThreads(rule, pipeline.defaults),
-      memory: effectiveMemory(rule, pipeline.defaults) ?? null,
-      environment: environmentLabel(effectiveEnvironment(rule, pipeline.defaults)),
-      when: rule.when ?? null,
-      depends_on: rule.depends_on,
-      line: rule.origin.source.locate(rule.origin.path)?.line ?? null,
-    })),
-    config: Object.fromEntries(Object.entries(pipeline.config).filter(([key]) => !pipeline.injectedConfig.has(key))),
-    sample_groups: pipeline.sample_groups.map((group) => ({ name: group.name, samples: group.samples })),
-    pairs: pipeline.pairs.map((pair) => ({ ...pair })),
-    includes: pipeline.include.map((include) => ({ path: include.path, namespace: include.namespace ?? null, repo: include.repo ?? null, ref: include.ref ?? null })),
-  };
-}
+export const parsePipeline = (text: string) => work("parse", { text }, "parsing the pipeline");
 
 /** Validation: a text that cannot be read is a result with one PARSE_ERROR finding, not a failure. */
-export async function validateText(text: string) {
-  let pipeline: Pipeline;
-  try {
-    pipeline = await loadDetached(text);
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error;
-    const finding = apiFinding(error.finding);
-    if (isParseFailure(error)) finding.code = "PARSE_ERROR";
-    return { valid: false, errors: [finding], warnings: [], rules: 0, dependencies: 0, missing_inputs: [] };
-  }
-  const result = validatePipeline(pipeline);
-  const info = pipeline.warnings.map(apiFinding);
-  return {
-    valid: result.valid,
-    errors: result.findings.filter((finding) => finding.severity === "error").map(apiFinding),
-    warnings: [...result.findings.filter((finding) => finding.severity !== "error").map(apiFinding), ...info],
-    rules: result.rules,
-    dependencies: result.dependencies,
-    missing_inputs: result.missingInputs,
-  };
-}
+export const validateText = (text: string) => work("validate", { text }, "validating the pipeline");
 
-/** Lint: errors, warnings and info findings. */
-export async function lintText(text: string, strict = false) {
-  const pipeline = await loadDetached(text);
-  const result = lintPipeline(pipeline, { strict });
-  const all = [...result.findings, ...pipeline.warnings].map(apiFinding);
-  return {
-    valid: result.passed,
-    errors: all.filter((finding) => finding.severity === "error"),
-    warnings: all.filter((finding) => finding.severity === "warning"),
-    info: all.filter((finding) => finding.severity === "info"),
-  };
-}
+/** A page of jobs with rendered commands, counts per rule, environment set-ups. */
+export const prepareText = (text: string, options: Input<"prepare"> = {}) => work("prepare", { text, ...options }, "expanding the pipeline into jobs");
 
-/** Expansion into jobs: the first `limit` jobs with rendered commands, counts per rule, environment set-ups. */
-export async function prepareText(text: string, options: { samples?: string; config?: Record<string, string>; limit?: number }) {
-  const pipeline = await loadDetached(text, { samples: options.samples, config: options.config });
-  const expansion = expandPipeline(pipeline, "plan");
-  const context = renderContext(pipeline);
-  const limit = options.limit ?? 1000;
-  const environments = new Map<string, { kind: string; spec: string; command: string | null }>();
-  for (const rule of pipeline.rules) {
-    const environment = effectiveEnvironment(rule, pipeline.defaults);
-    const kind = environmentKind(environment);
-    if (kind === "system") continue;
-    const key = `${kind}:${environmentSpec(environment)}`;
-    if (!environments.has(key)) environments.set(key, { kind, spec: environmentSpec(environment), command: setupScript(environment, detachedDir()) ?? null });
-  }
-  return {
-    jobs_total: expansion.jobs.length,
-    rules: [...expansion.instancesOf].map(([rule, indices]) => ({ rule, jobs: indices.length })),
-    jobs: expansion.jobs.slice(0, limit).map((job) => {
-      let command: string | null;
-      try {
-        command = renderCommand(job, context, pipeline.workflow.interpreter_map);
-      } catch {
-        command = null; // an unsafe value: validate and dry-run explain it
-      }
-      return {
-        name: job.name,
-        rule: job.template,
-        inputs: job.input.paths,
-        outputs: job.output.paths,
-        command,
-        environment: environmentLabel(effectiveEnvironment(job.rule, pipeline.defaults)),
-        threads: effectiveThreads(job.rule, pipeline.defaults),
-        memory: effectiveMemory(job.rule, pipeline.defaults) ?? null,
-        bindings: { ...job.bindings },
-      };
-    }),
-    environment_setup: [...environments.values()],
-  };
-}
-
-/** The rule graph (or with `expanded` the job graph): nodes, edges, levels, critical path and metrics. */
-export async function dagOf(text: string, expanded = false) {
-  const pipeline = await loadDetached(text);
-  const graph = buildGraph(expandPipeline(pipeline, expanded ? "plan" : "template"));
-  const levels: string[][] = Array.from({ length: graph.levelCount }, () => []);
-  const nodes = graph.jobs.map((job, index) => {
-    levels[graph.level[index]!]!.push(job.name);
-    return {
-      id: job.name,
-      label: job.name,
-      rule: job.template,
-      environment: environmentLabel(effectiveEnvironment(job.rule, pipeline.defaults)),
-      threads: effectiveThreads(job.rule, pipeline.defaults),
-      memory: effectiveMemory(job.rule, pipeline.defaults) ?? null,
-      level: graph.level[index]!,
-    };
-  });
-  const edges = [];
-  for (let k = 0; k < graph.edges.count; k++) {
-    edges.push({ from: graph.jobs[graph.edges.from[k]!]!.name, to: graph.jobs[graph.edges.to[k]!]!.name, kind: graph.edges.kind[k] === 1 ? ("declared" as const) : ("file" as const) });
-  }
-  return {
-    nodes,
-    edges,
-    levels,
-    critical_path: criticalPath(graph),
-    metrics: { nodes: nodes.length, edges: edges.length, max_depth: graph.levelCount, max_width: Math.max(0, ...levels.map((level) => level.length)) },
-  };
-}
+/** The rule graph (or the job graph), in pages when large. */
+export const dagOf = (text: string, options: Input<"dag"> = {}) => work("dag", { text, ...options }, "building the pipeline's graph");
 
 /** The canonical layout of the text (comments kept). */
-export function formatText(text: string): { formatted: string; changed: boolean } {
-  const formatted = formatPipelineText(text, "pipeline.oxoflow");
-  return { formatted, changed: formatted !== text };
-}
+export const formatText = (text: string) => work("format", { text }, "formatting the pipeline");
+
+/** Lint: errors, warnings and info findings. */
+export const lintText = (text: string, strict = false) => work("lint", { text, strict }, "linting the pipeline");
 
 /** Pipeline statistics. */
-export async function statsOf(text: string): Promise<PipelineStats> {
-  return pipelineStats(await loadDetached(text));
-}
+export const statsOf = (text: string) => work("stats", { text }, "computing the pipeline's statistics");
 
 /** Structured and textual differences between two pipelines. */
-export async function diffTexts(a: string, b: string): Promise<DiffResult> {
-  const [left, right] = await Promise.all([loadDetached(a, { name: "a.oxoflow" }), loadDetached(b, { name: "b.oxoflow" })]);
-  return diffPipelines(left, right, a, b, { a: "a.oxoflow", b: "b.oxoflow" });
-}
+export const diffTexts = (a: string, b: string) => work("diff", { a, b }, "comparing the pipelines");
 
 /** A Dockerfile or Apptainer definition for the pipeline. */
-export async function exportText(text: string, format: "docker" | "singularity"): Promise<ExportResult> {
-  return exportPipeline(await loadDetached(text), format);
-}
+export const exportText = (text: string, format: "docker" | "singularity") => work("export", { text, format }, "exporting the pipeline");
 
-/** What a kept text says about itself (saved pipelines and templates store it beside the text). */
-export interface TextFacts {
-  name: string;
-  version: string | null;
-  description: string | null;
-  rules_count: number;
-}
+/** What a text to keep says about itself and its lint result; PARSE_ERROR (naming `source`) for text that is not a pipeline. */
+export const describeText = async (text: string, source?: string): Promise<{ facts: TextFacts; validation: Validation }> => {
+  const { facts, validation } = await work("describe", { text, source }, "reading the pipeline");
+  return { facts: facts!, validation }; // without `lenient`, unreadable facts are a PARSE_ERROR
+};
 
-/** The lint result kept texts carry. */
-export interface Validation {
-  valid: boolean;
-  errors: ApiFinding[];
-  warnings: ApiFinding[];
-  info: ApiFinding[];
-}
+/** Like `describeText`, for text accepted earlier: facts that no longer read are null instead of an error. */
+export const describeKeptText = (text: string) => work("describe", { text, lenient: true }, "reading the pipeline");
 
-function text(value: unknown): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value : null;
-}
+/** The errors that would stop a run of the text with these samples and config, and its workflow name. */
+export const validateForRun = (text: string, options: Input<"validateForRun"> = {}) => work("validateForRun", { text, ...options }, "checking the pipeline before the run");
 
-/** Reads the facts of a text to keep; PARSE_ERROR for text that is not TOML or has no workflow name. */
-export function textFacts(toml: string, source = "toml_content"): TextFacts {
-  let document: Record<string, unknown>;
-  try {
-    document = parse(toml) as Record<string, unknown>;
-  } catch (error) {
-    const where = error instanceof TomlError ? `line ${error.line}, column ${error.column}` : undefined;
-    const reason = (error as Error).message.split("\n")[0] ?? "not valid TOML";
-    throw new ServiceError(400, "PARSE_ERROR", `${source} is not valid TOML: ${reason}`, { ...(where ? { detail: where } : {}), suggestion: "fix the TOML syntax at the position shown (POST /api/pipelines/validate shows every problem)" });
-  }
-  const workflow = document.workflow;
-  const name = workflow && typeof workflow === "object" && !Array.isArray(workflow) ? text((workflow as Record<string, unknown>).name) : null;
-  if (name === null) {
-    throw new ServiceError(400, "PARSE_ERROR", `${source} has no [workflow] name`, { detail: "line 1, column 1", suggestion: 'start the pipeline with [workflow] and name = "my-pipeline"' });
-  }
-  const table = workflow as Record<string, unknown>;
-  return {
-    name,
-    version: text(table.version),
-    description: text(table.description),
-    rules_count: Array.isArray(document.rules) ? document.rules.length : 0,
-  };
-}
-
-/** The lint result kept with a text; a text the engine cannot load is one error finding, not a failure. */
-export async function validationOf(toml: string): Promise<Validation> {
-  try {
-    return await lintText(toml);
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error;
-    return { valid: false, errors: [apiFinding(error.finding)], warnings: [], info: [] };
-  }
-}
+/** Each rule's declared memory in MB; empty for a text that cannot be read. */
+export const ruleMemory = (text: string) => work("ruleMemory", { text }, "reading the pipeline's memory settings");

@@ -1,8 +1,8 @@
-import { appendFileSync, closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readLinePage, tailLines } from "../../../../src/server/domains/execution/log-pages.js";
+import { LINE_CUT_MARKER, LOG_LIMITS, readLinePage, tailLines } from "../../../../src/server/domains/execution/log-pages.js";
 
 let dir: string;
 let path: string;
@@ -52,19 +52,37 @@ describe("readLinePage", () => {
     expect(pages).toBe(Math.ceil(10_000 / 333));
   });
 
-  it("keeps multi-byte characters whole across read chunks and in very long lines", () => {
-    // Lines longer than a read chunk, in characters of every width.
-    const long = Array.from({ length: 5 }, (_, n) => ALPHABET.slice(n).join("").repeat(30_000 + n));
-    // And one line longer than the longest line returned in one piece.
+  it("keeps multi-byte characters whole across read chunks, and cuts lines longer than 64 KiB with a marker", () => {
+    // Lines longer than a read chunk but under the cut, then lines over it, in characters of every width.
+    const long = Array.from({ length: 5 }, (_, n) => ALPHABET.slice(n).join("").repeat(1500 + n));
+    const over = Array.from({ length: 3 }, (_, n) => ALPHABET.slice(n).join("").repeat(30_000 + n));
     const huge = "😀€é".repeat(200_000); // 1.8 MB
-    writeFileSync(path, [...long, huge, "end"].map((line) => `${line}\n`).join(""));
+    writeFileSync(path, [...long, ...over, huge, "end"].map((line) => `${line}\n`).join(""));
     const { lines } = pageThrough(2);
     expect(lines.slice(0, 5)).toEqual(long);
     expect(lines.at(-1)).toBe("end");
-    const pieces = lines.slice(5, -1);
-    expect(pieces.length).toBeGreaterThan(1);
-    expect(pieces.join("")).toBe(huge);
+    const cut = lines.slice(5, -1);
+    expect(cut).toHaveLength(4); // the rest of a cut line is skipped, not returned as more lines
+    [...over, huge].forEach((original, index) => {
+      const line = cut[index]!;
+      expect(line.endsWith(LINE_CUT_MARKER)).toBe(true);
+      const kept = line.slice(0, -LINE_CUT_MARKER.length);
+      expect(original.startsWith(kept)).toBe(true);
+      expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(LOG_LIMITS.lineBytes);
+      expect(Buffer.byteLength(kept)).toBeGreaterThan(LOG_LIMITS.lineBytes - 4);
+    });
     for (const piece of lines) expect(piece).not.toContain("\uFFFD");
+  });
+
+  it("holds at most 1 MiB of lines in one page, and always at least one line", () => {
+    const line = "x".repeat(60_000);
+    writeFileSync(path, `${line}\n`.repeat(40));
+    const page = readLinePage(path, 0, 1000);
+    expect(page.lines.length).toBe(Math.floor(LOG_LIMITS.pageBytes / 60_000));
+    expect(page.eof).toBe(false);
+    expect(page.next_offset).toBe(page.lines.length * 60_001);
+    const { lines } = pageThrough(1000);
+    expect(lines).toHaveLength(40);
   });
 
   it("strips a trailing carriage return and nothing else", () => {
@@ -122,11 +140,34 @@ describe("readLinePage", () => {
     const page = readLinePage(path, 3 * 1024 ** 3 - 4, 10);
     expect(page.lines).toEqual(["\0\0\0\0tail one", "tail two"]);
     expect(page.eof).toBe(true);
-    // From the start, a line of zeros with no newline comes back in bounded pieces.
+    // From the start, a line of 3 GiB of zeros with no newline: its first 64 KiB with the marker, and the
+    // page ends where the bounded read stopped (the next page goes on from there).
     const first = readLinePage(path, 0, 2);
-    expect(first.lines).toHaveLength(2);
-    expect(first.next_offset).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(first.lines).toEqual(["\0".repeat(LOG_LIMITS.lineBytes) + LINE_CUT_MARKER]);
+    expect(first).toMatchObject({ next_offset: LOG_LIMITS.scanBytes, eof: false });
+    expect(readLinePage(path, first.next_offset, 2).next_offset).toBe(2 * LOG_LIMITS.scanBytes);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("readLinePage inside a run folder", () => {
+  it("reads a regular file inside the folder, and nothing through a symbolic link, outside the folder, or that is not a file", () => {
+    mkdirSync(join(dir, "logs"));
+    writeFileSync(join(dir, "logs", "job.err"), "inside\n");
+    const secret = join(mkdtempSync(join(tmpdir(), "strand-secret-")), "secret.txt");
+    writeFileSync(secret, "secret\n");
+    symlinkSync(secret, join(dir, "logs", "link.err"));
+    symlinkSync(dirname(secret), join(dir, "linked-folder"));
+    const empty = { lines: [], next_offset: 0, eof: true };
+    expect(readLinePage(join(dir, "logs", "job.err"), 0, 10, { root: dir }).lines).toEqual(["inside"]);
+    expect(readLinePage(join(dir, "logs", "link.err"), 0, 10, { root: dir })).toEqual(empty);
+    expect(readLinePage(join(dir, "linked-folder", "secret.txt"), 0, 10, { root: dir })).toEqual(empty);
+    expect(readLinePage(secret, 0, 10, { root: dir })).toEqual(empty);
+    expect(readLinePage(join(dir, "logs", "..", "..", secret), 0, 10, { root: dir })).toEqual(empty);
+    expect(readLinePage(join(dir, "logs"), 0, 10, { root: dir })).toEqual(empty);
+    // Without a root (the engine's own log), a path is read as it is.
+    expect(readLinePage(join(dir, "logs", "link.err")).lines).toEqual(["secret"]);
+    rmSync(dirname(secret), { recursive: true, force: true });
   });
 });
 

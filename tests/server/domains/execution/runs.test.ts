@@ -154,7 +154,7 @@ describe("creating a run", () => {
     const run = await waitForRun(base, created.id);
     expect(run).toMatchObject({ status: "completed", dry_run: true, counts: { total: 2, completed: 0 } });
     expect(existsSync(join(run.workspace, "make.txt"))).toBe(false);
-    expect((await call(base, "GET", `/api/runs/${created.id}/results`)).body).toEqual({ files: [], total_size_bytes: 0 });
+    expect((await call(base, "GET", `/api/runs/${created.id}/results`)).body).toEqual({ files: [], total_size_bytes: 0, truncated: false });
   });
 });
 

@@ -53,7 +53,10 @@ describe("license", () => {
     const accepted = await upload(good);
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ type: "commercial", valid: true, licensee: "Genome Core Facility" });
-    expect(await (await fetch(`${service.url}/api/license`)).json()).toMatchObject({ type: "commercial", source: join(home, "config", "license.json") });
+    const installed = (await (await fetch(`${service.url}/api/license`)).json()) as Record<string, unknown>;
+    expect(installed).toMatchObject({ type: "commercial", source: "config" });
+    // No server path in the API's view or in a refusal.
+    expect(JSON.stringify([installed, await (await upload(tampered)).json()])).not.toContain(home);
   });
 
   it("resolves SERVICE_LICENSE first, then the configuration directory, then the legacy path", async () => {
