@@ -7,7 +7,10 @@
  * germline-variants template), printing requests per second and p50/p99 latency. It then times one
  * `POST /api/pipelines/validate` of a 100,000-job pipeline (best of three, whole round trip), and, since
  * validation checks rules and their wildcards rather than every job, one `POST /api/pipelines/prepare`
- * that expands all 100,001 jobs (`limit: 0`: counts only, no job list in the answer). Runs on
+ * that expands all 100,001 jobs (`limit: 0`: counts only, no job list in the answer). Last, health under
+ * hostile load: `GET /api/health` driven with 10 connections while other clients keep sending the two
+ * requests that used to stop the service (a wildcard constraint that backtracks exponentially in JavaScript
+ * against a near-miss sample, and a 30 KB pipeline expanding into 4,000,000 jobs), with its p99. Runs on
  * embedded SQLite and on PostgreSQL (`BENCH_POSTGRES_URL`, else the throwaway server of
  * scripts/postgres-local.sh; skipped with the reason when neither is there).
  * Goals: p99 under 20 ms for health and the list; the 100,000-job validate under 2 s.
@@ -84,9 +87,48 @@ async function benchStore(store: string, env: Record<string, string>, logFile: s
     const big = wildcardPipelineText(samples);
     const validateMs = await bestOfThree(`${url}/api/pipelines/validate`, JSON.stringify({ toml_content: big }), "valid");
     const prepareMs = await bestOfThree(`${url}/api/pipelines/prepare`, JSON.stringify({ toml_content: big, limit: 0 }), "jobs_total");
+    process.stderr.write(`  ${store}: GET /api/health while hostile requests are under way …\n`);
+    rows.push({ store, endpoint: "GET /api/health under hostile load", goal: 20, ...(await healthUnderHostileLoad(url)) });
     return { rows, validateMs, prepareMs, jobs: samples * 2 + 1 };
   } finally {
     child.kill("SIGTERM");
+  }
+}
+
+/** The requests that used to block the service for minutes, each sent over and over by its own client. */
+const HOSTILE: { path: string; body: string }[] = [
+  {
+    path: "/api/pipelines/prepare",
+    body: JSON.stringify({
+      toml_content: `[workflow]\nname = "regex"\n\n[wildcard_constraints]\nsample = "(a|a)*$"\n\n[[sample_groups]]\nname = "g"\nsamples = ["${"a".repeat(30)}!"]\n\n[[rules]]\nname = "qc"\noutput = ["{sample}.txt"]\nshell = "touch {output[0]}"\n`,
+    }),
+  },
+  {
+    path: "/api/pipelines/dag",
+    body: JSON.stringify({
+      expanded: true,
+      toml_content: `[workflow]\nname = "wide"\n\n[[sample_groups]]\nname = "g"\nsamples = [${Array.from({ length: 2000 }, (_, i) => `"S${i}"`).join(",")}]\n\n[[values]]\nname = "chunk"\nvalues = [${Array.from({ length: 2000 }, (_, i) => `"c${i}"`).join(",")}]\n\n[[rules]]\nname = "work"\noutput = ["{sample}/{chunk}.txt"]\nshell = "touch {output[0]}"\n`,
+    }),
+  },
+];
+
+/** Health latency with 10 connections while the hostile requests keep coming (their answers are 200 or 422, never 5xx). */
+async function healthUnderHostileLoad(url: string): Promise<Pick<Row, "rps" | "p50" | "p99" | "errors">> {
+  let running = true;
+  let hostileErrors = 0;
+  const attackers = HOSTILE.map(async ({ path, body }) => {
+    while (running) {
+      const answer = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      await answer.arrayBuffer();
+      if (answer.status >= 500) hostileErrors++;
+    }
+  });
+  try {
+    const result = await autocannon({ url: `${url}/api/health`, connections: 10, duration: SECONDS });
+    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + hostileErrors };
+  } finally {
+    running = false;
+    await Promise.all(attackers);
   }
 }
 

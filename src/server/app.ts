@@ -39,7 +39,7 @@ import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
-import type { Store } from "./store/store.js";
+import type { StorageQuota, Store } from "./store/store.js";
 
 export type ServiceMode = "personal" | "team" | "hpc";
 
@@ -75,6 +75,8 @@ export interface AppOptions {
   runner?: Partial<Omit<SupervisorOptions, "store" | "events">>;
   /** Limits of engine work for requests (threads, deadline, heap, queue); one pool per process. */
   engine?: Partial<EngineLimits>;
+  /** Revision text kept per pipeline and per owner (default 50 MB and 500 MB). */
+  quota?: StorageQuota;
   /** Personal mode: host names served besides IP addresses and localhost (the listen host, `SERVICE_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
 }
@@ -152,8 +154,8 @@ export function createApp(options: AppOptions): ServiceApp {
   const trusted = options.trustedProxies ?? [];
   app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) }));
   app.route("/", toolingRoutes());
-  app.route("/", savedPipelineRoutes(store));
-  app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {} }));
+  app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
+  app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));
   app.route("/", templateRoutes(store));
   const events = options.events ?? new EventBus();
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));

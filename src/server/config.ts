@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ServiceMode } from "./app.js";
 import type { EngineLimits } from "./engine-pool.js";
+import type { StorageQuota } from "./store/store.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
 
@@ -30,6 +31,8 @@ export interface ServiceConfig {
   allowedHosts: string[];
   /** Limits of engine work for requests: `SERVICE_ENGINE_TIMEOUT` (s), `SERVICE_ENGINE_MEMORY_MB`, `SERVICE_ENGINE_THREADS`. */
   engine: Partial<EngineLimits>;
+  /** Revision text kept: `SERVICE_PIPELINE_QUOTA_MB` per pipeline (50), `SERVICE_USER_QUOTA_MB` per owner (500). */
+  quota: Required<StorageQuota>;
 }
 
 /** The platform data directory for strand: `$XDG_DATA_HOME/strand`, else `~/.local/share/strand`. */
@@ -88,5 +91,9 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
     allowedHosts: (env.SERVICE_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     engine: engineLimits(env),
+    quota: {
+      pipelineBytes: integer(env.SERVICE_PIPELINE_QUOTA_MB, "SERVICE_PIPELINE_QUOTA_MB", 50, 1) * 1024 * 1024,
+      ownerBytes: integer(env.SERVICE_USER_QUOTA_MB, "SERVICE_USER_QUOTA_MB", 500, 1) * 1024 * 1024,
+    },
   };
 }

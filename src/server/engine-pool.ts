@@ -105,6 +105,8 @@ export class EnginePool {
       maxQueue: limits.maxQueue,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+      // Workers run at a lower CPU priority (Linux), so a machine busy with engine work still serves requests.
+      niceIncrement: 10,
     });
     // A worker that dies outside a task (out of memory while starting) is replaced; nothing to answer.
     this.pool.on("error", () => undefined);

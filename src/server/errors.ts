@@ -61,5 +61,8 @@ export function errorResponse(c: Context, error: unknown): Response {
 function storeFailure(error: StoreError): ServiceError {
   if (error.code === "NOT_FOUND") return new ServiceError(404, "NOT_FOUND", error.message);
   if (error.code === "CONFLICT") return new ServiceError(409, "CONFLICT", error.message, { suggestion: "read the resource again and repeat the change" });
+  if (error.code === "QUOTA_EXCEEDED") {
+    return new ServiceError(413, "QUOTA_EXCEEDED", error.message, { suggestion: "remove older revisions (DELETE /api/pipelines/{id}/revisions?keep=10) or pipelines you no longer need" });
+  }
   return new ServiceError(400, "BAD_REQUEST", "the cursor is not one this service issued", { detail: error.message, suggestion: "start again without a cursor" });
 }

@@ -31,6 +31,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     basePath: config.basePath,
     allowedHosts: [config.host, ...config.allowedHosts],
     engine: config.engine,
+    quota: config.quota,
   });
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => {

@@ -40,6 +40,17 @@ export interface EngineFinish {
   time: string;
 }
 
+/** A fold as plain data, to cross a thread (a finished run's log is folded in an engine worker). */
+export interface ProgressSnapshot {
+  jobs: JobProgress[];
+  timeline: TimelineEntry[];
+  jobsTotal: number;
+  startedAt: string | null;
+  finish: EngineFinish | null;
+  enginePid: number | null;
+  lastSeq: number;
+}
+
 /** The newest timeline entries kept in memory (the event log keeps them all). */
 const TIMELINE_CAP = 500;
 
@@ -139,6 +150,25 @@ export class RunProgress {
         break;
     }
     return true;
+  }
+
+  /** The fold as plain data. */
+  snapshot(): ProgressSnapshot {
+    const { timeline, jobsTotal, startedAt, finish, enginePid, lastSeq } = this;
+    return { jobs: [...this.jobs.values()], timeline, jobsTotal, startedAt, finish, enginePid, lastSeq };
+  }
+
+  /** A fold rebuilt from its snapshot. */
+  static fromSnapshot(snapshot: ProgressSnapshot): RunProgress {
+    const progress = new RunProgress();
+    for (const job of snapshot.jobs) progress.jobs.set(job.job, job);
+    progress.timeline.push(...snapshot.timeline);
+    progress.jobsTotal = snapshot.jobsTotal;
+    progress.startedAt = snapshot.startedAt;
+    progress.finish = snapshot.finish;
+    progress.enginePid = snapshot.enginePid;
+    progress.lastSeq = snapshot.lastSeq;
+    return progress;
   }
 
   /** The API's job counts; once the run has finished, jobs that never ran count as skipped. */

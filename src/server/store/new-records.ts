@@ -53,6 +53,7 @@ export function revisionRowOf(pipeline: Pipeline, now: string): PipelineRevision
     toml_content: pipeline.toml_content,
     name: pipeline.name,
     created_at: now,
+    size_bytes: Buffer.byteLength(pipeline.toml_content),
   };
 }
 

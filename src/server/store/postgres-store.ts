@@ -42,6 +42,7 @@ import type {
   PipelineRevision,
   PipelineSummary,
   RevisionGuard,
+  RevisionScope,
   RollbackOptions,
   Run,
   RunPage,
@@ -51,9 +52,10 @@ import type {
   SearchCandidates,
   Share,
   Store,
+  StorageQuota,
   Template,
 } from "./store.js";
-import { notFound, StoreError } from "./store-error.js";
+import { checkQuota, notFound, StoreError } from "./store-error.js";
 
 /** How to open the PostgreSQL store. */
 export interface PostgresStoreOptions {
@@ -128,14 +130,16 @@ class PostgresStore implements Store {
     private readonly now: Clock,
   ) {}
 
-  async createPipeline(input: NewPipeline): Promise<Pipeline> {
+  async createPipeline(input: NewPipeline, options: { quota?: StorageQuota } = {}): Promise<Pipeline> {
     const now = this.now();
     const row = newPipelineRow(input, now);
     await this.insertOrConflict(
       () =>
         this.db.transaction(async (tx) => {
+          const revision = revisionRowOf(row, now);
+          await this.checkQuotas(tx, row, revision.size_bytes, options.quota);
           await tx.insert(pipelines).values(row);
-          await tx.insert(pipelineRevisions).values(revisionRowOf(row, now));
+          await tx.insert(pipelineRevisions).values(revision);
         }),
       `pipeline ${row.id} already exists`,
     );
@@ -193,6 +197,23 @@ class PostgresStore implements Store {
       if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
       return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count, ...options.derive?.(earlier.toml_content) };
     });
+  }
+
+  async pruneRevisions(pipelineId: string, keep: number): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const [current] = await tx.select({ revision: pipelines.revision }).from(pipelines).where(eq(pipelines.id, pipelineId)).for("update");
+      if (current === undefined) throw notFound("pipeline", pipelineId);
+      const oldestKept = current.revision - Math.max(1, Math.floor(keep)) + 1;
+      const deleted = await tx
+        .delete(pipelineRevisions)
+        .where(and(eq(pipelineRevisions.pipeline_id, pipelineId), lt(pipelineRevisions.revision, oldestKept)))
+        .returning({ id: pipelineRevisions.id });
+      return deleted.length;
+    });
+  }
+
+  async revisionBytes(scope: RevisionScope): Promise<number> {
+    return this.revisionBytesIn(this.db, scope);
   }
 
   async searchCandidates(text: string, query: PipelineQuery = {}): Promise<SearchCandidates> {
@@ -377,10 +398,28 @@ class PostgresStore implements Store {
         revision: current.revision + 1,
         updated_at: now,
       };
+      const revision = revisionRowOf(next, now);
+      await this.checkQuotas(tx, current, revision.size_bytes, guard.quota);
       await tx.update(pipelines).set(next).where(eq(pipelines.id, id));
-      await tx.insert(pipelineRevisions).values(revisionRowOf(next, now));
+      await tx.insert(pipelineRevisions).values(revision);
       return next;
     });
+  }
+
+  /** Refuses (QUOTA_EXCEEDED) a revision of `added` bytes that the pipeline's or its owner's quota cannot hold. */
+  private async checkQuotas(db: PgReader, pipeline: { id: string; owner: string }, added: number, quota: StorageQuota | undefined): Promise<void> {
+    if (quota?.pipelineBytes !== undefined) checkQuota("pipeline", await this.revisionBytesIn(db, { pipelineId: pipeline.id }), added, quota.pipelineBytes);
+    if (quota?.ownerBytes !== undefined) checkQuota("owner", await this.revisionBytesIn(db, { owner: pipeline.owner }), added, quota.ownerBytes);
+  }
+
+  private async revisionBytesIn(db: PgReader, scope: RevisionScope): Promise<number> {
+    // sum() of integers is a bigint in PostgreSQL, which the driver hands over as text.
+    const total = sql<string>`coalesce(sum(${pipelineRevisions.size_bytes}), 0)`;
+    const rows =
+      "pipelineId" in scope
+        ? await db.select({ total }).from(pipelineRevisions).where(eq(pipelineRevisions.pipeline_id, scope.pipelineId))
+        : await db.select({ total }).from(pipelineRevisions).innerJoin(pipelines, eq(pipelines.id, pipelineRevisions.pipeline_id)).where(eq(pipelines.owner, scope.owner));
+    return Number(rows[0]?.total ?? 0);
   }
 
   private async revisionRow(db: PgReader, pipelineId: string, revision: number): Promise<PipelineRevision | undefined> {

@@ -45,6 +45,7 @@ export const pipelineRevisions = sqliteTable(
     toml_content: text().notNull(),
     name: text().notNull(),
     created_at: text().notNull(),
+    size_bytes: integer().notNull().default(0),
   },
   (t) => [uniqueIndex("pipeline_revisions_pipeline_revision_idx").on(t.pipeline_id, t.revision)],
 );

@@ -44,6 +44,7 @@ import type {
   PipelineRevision,
   PipelineSummary,
   RevisionGuard,
+  RevisionScope,
   RollbackOptions,
   Run,
   RunPage,
@@ -53,9 +54,10 @@ import type {
   SearchCandidates,
   Share,
   Store,
+  StorageQuota,
   Template,
 } from "./store.js";
-import { notFound, StoreError } from "./store-error.js";
+import { checkQuota, notFound, StoreError } from "./store-error.js";
 
 /** The file name of the embedded database inside the data directory. */
 export const SQLITE_FILE_NAME = "strand.db";
@@ -145,13 +147,15 @@ class SqliteStore implements Store {
     private readonly now: Clock,
   ) {}
 
-  async createPipeline(input: NewPipeline): Promise<Pipeline> {
+  async createPipeline(input: NewPipeline, options: { quota?: StorageQuota } = {}): Promise<Pipeline> {
     const now = this.now();
     const row = newPipelineRow(input, now);
     this.db.transaction(
       (tx) => {
+        const revision = revisionRowOf(row, now);
+        this.checkQuotas(tx, row, revision.size_bytes, options.quota);
         this.insertOrConflict(() => tx.insert(pipelines).values(row).run(), `pipeline ${row.id} already exists`);
-        tx.insert(pipelineRevisions).values(revisionRowOf(row, now)).run();
+        tx.insert(pipelineRevisions).values(revision).run();
       },
       { behavior: "immediate" },
     );
@@ -208,6 +212,25 @@ class SqliteStore implements Store {
       if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
       return { toml_content: earlier.toml_content, name: earlier.name, rules_count: options.rules_count, ...options.derive?.(earlier.toml_content) };
     });
+  }
+
+  async pruneRevisions(pipelineId: string, keep: number): Promise<number> {
+    return this.db.transaction(
+      (tx) => {
+        const current = tx.select({ revision: pipelines.revision }).from(pipelines).where(eq(pipelines.id, pipelineId)).get();
+        if (current === undefined) throw notFound("pipeline", pipelineId);
+        const oldestKept = current.revision - Math.max(1, Math.floor(keep)) + 1;
+        return tx
+          .delete(pipelineRevisions)
+          .where(and(eq(pipelineRevisions.pipeline_id, pipelineId), lt(pipelineRevisions.revision, oldestKept)))
+          .run().changes;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  async revisionBytes(scope: RevisionScope): Promise<number> {
+    return this.revisionBytesIn(this.db, scope);
   }
 
   async searchCandidates(text: string, query: PipelineQuery = {}): Promise<SearchCandidates> {
@@ -391,11 +414,32 @@ class SqliteStore implements Store {
           revision: current.revision + 1,
           updated_at: now,
         };
+        const revision = revisionRowOf(next, now);
+        this.checkQuotas(tx, current, revision.size_bytes, guard.quota);
         tx.update(pipelines).set(next).where(eq(pipelines.id, id)).run();
-        tx.insert(pipelineRevisions).values(revisionRowOf(next, now)).run();
+        tx.insert(pipelineRevisions).values(revision).run();
         return next;
       },
       { behavior: "immediate" },
+    );
+  }
+
+  /** Refuses (QUOTA_EXCEEDED) a revision of `added` bytes that the pipeline's or its owner's quota cannot hold. */
+  private checkQuotas(db: SqliteReader, pipeline: { id: string; owner: string }, added: number, quota: StorageQuota | undefined): void {
+    if (quota?.pipelineBytes !== undefined) checkQuota("pipeline", this.revisionBytesIn(db, { pipelineId: pipeline.id }), added, quota.pipelineBytes);
+    if (quota?.ownerBytes !== undefined) checkQuota("owner", this.revisionBytesIn(db, { owner: pipeline.owner }), added, quota.ownerBytes);
+  }
+
+  private revisionBytesIn(db: SqliteReader, scope: RevisionScope): number {
+    const total = sql<number>`coalesce(sum(${pipelineRevisions.size_bytes}), 0)`;
+    if ("pipelineId" in scope) return db.select({ total }).from(pipelineRevisions).where(eq(pipelineRevisions.pipeline_id, scope.pipelineId)).get()?.total ?? 0;
+    return (
+      db
+        .select({ total })
+        .from(pipelineRevisions)
+        .innerJoin(pipelines, eq(pipelines.id, pipelineRevisions.pipeline_id))
+        .where(eq(pipelines.owner, scope.owner))
+        .get()?.total ?? 0
     );
   }
 

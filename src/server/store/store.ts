@@ -49,9 +49,19 @@ export type PipelinePatch = Partial<
   Pick<Pipeline, "name" | "version" | "description" | "tags" | "toml_content" | "visibility" | "rules_count">
 >;
 
-/** Optimistic concurrency for a pipeline change: refuse with CONFLICT unless the revision still matches. */
+/**
+ * Limits on the revision text kept, checked inside the write that adds a revision: QUOTA_EXCEEDED when the
+ * pipeline's revisions, or all revisions of the owner's pipelines, would hold more bytes than this.
+ */
+export interface StorageQuota {
+  pipelineBytes?: number;
+  ownerBytes?: number;
+}
+
+/** Optimistic concurrency for a pipeline change (CONFLICT unless the revision still matches), and the quota it must fit. */
 export interface RevisionGuard {
   expectedRevision?: number;
+  quota?: StorageQuota;
 }
 
 /** A rollback may also refresh fields derived from the content, which only the engine can compute. */
@@ -69,7 +79,12 @@ export interface PipelineRevision {
   toml_content: string;
   name: string;
   created_at: string;
+  /** The UTF-8 size of `toml_content`, what quotas count. */
+  size_bytes: number;
 }
+
+/** Whose revision text to measure: one pipeline's, or every pipeline of one owner. */
+export type RevisionScope = { pipelineId: string } | { owner: string };
 
 /** Which pipelines a listing or search returns. */
 export interface PipelineQuery {
@@ -256,8 +271,8 @@ export type StoreKind = "sqlite" | "postgres";
 export interface Store {
   readonly kind: StoreKind;
 
-  /** Saves a new pipeline at revision 1, recording that revision. CONFLICT if the id is taken. */
-  createPipeline(input: NewPipeline): Promise<Pipeline>;
+  /** Saves a new pipeline at revision 1, recording that revision. CONFLICT if the id is taken, QUOTA_EXCEEDED past `quota`. */
+  createPipeline(input: NewPipeline, options?: { quota?: StorageQuota }): Promise<Pipeline>;
   /** The pipeline with this id. NOT_FOUND if there is none. */
   getPipeline(id: string): Promise<Pipeline>;
   /** Pipelines without their text, most recently updated first. */
@@ -272,6 +287,10 @@ export interface Store {
   getRevision(pipelineId: string, revision: number): Promise<PipelineRevision>;
   /** Restores the content and name of an earlier revision as a new revision. */
   rollbackPipeline(pipelineId: string, revision: number, options?: RollbackOptions): Promise<Pipeline>;
+  /** Deletes all but the newest `keep` (at least 1) revisions of a pipeline; how many went. NOT_FOUND for an unknown pipeline. */
+  pruneRevisions(pipelineId: string, keep: number): Promise<number>;
+  /** Bytes of revision text kept for one pipeline, or for all pipelines of one owner. */
+  revisionBytes(scope: RevisionScope): Promise<number>;
   /** Pipelines and templates matching any word of `text` in name, tags or content, unranked. */
   searchCandidates(text: string, query?: PipelineQuery): Promise<SearchCandidates>;
 

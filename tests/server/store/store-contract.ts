@@ -190,6 +190,42 @@ export function registerStoreContract(kind: Store["kind"], freshDatabase: () => 
         expect((await store.getPipeline(created.id)).revision).toBe(3);
       });
 
+      it("counts the bytes of revision text per pipeline and per owner, refuses a write past a quota, and prunes old revisions", async () => {
+        const { store } = await fresh();
+        const text = (size: number) => `[workflow]\nname = "é${"x".repeat(size)}"\n`; // é is two bytes
+        const first = await store.createPipeline({ name: "a", toml_content: text(100), owner: "alice" });
+        const bytes = Buffer.byteLength(text(100));
+        expect((await store.listRevisions(first.id))[0]!.size_bytes).toBe(bytes);
+        await store.updatePipeline(first.id, { toml_content: text(100) });
+        await store.createPipeline({ name: "other", toml_content: text(100), owner: "alice" });
+        await store.createPipeline({ name: "bob's", toml_content: text(100), owner: "bob" });
+        expect(await store.revisionBytes({ pipelineId: first.id })).toBe(2 * bytes);
+        expect(await store.revisionBytes({ owner: "alice" })).toBe(3 * bytes);
+        expect(await store.revisionBytes({ owner: "nobody" })).toBe(0);
+
+        // Past the pipeline's quota, past the owner's: refused, and nothing written.
+        await expectStoreError(store.updatePipeline(first.id, { toml_content: text(100) }, { quota: { pipelineBytes: 3 * bytes - 1 } }), "QUOTA_EXCEEDED");
+        await expectStoreError(store.rollbackPipeline(first.id, 1, { quota: { ownerBytes: 4 * bytes - 1 } }), "QUOTA_EXCEEDED");
+        await expectStoreError(store.createPipeline({ name: "c", toml_content: text(100), owner: "alice" }, { quota: { ownerBytes: 3 * bytes } }), "QUOTA_EXCEEDED");
+        await expectStoreError(store.createPipeline({ name: "huge", toml_content: text(1000), owner: "carol" }, { quota: { pipelineBytes: 1000 } }), "QUOTA_EXCEEDED");
+        expect((await store.getPipeline(first.id)).revision).toBe(2);
+        expect((await store.listPipelines()).map((pipeline) => pipeline.name).sort()).toEqual(["a", "bob's", "other"]);
+        expect((await store.updatePipeline(first.id, { toml_content: text(100) }, { quota: { pipelineBytes: 3 * bytes, ownerBytes: 4 * bytes } })).revision).toBe(3);
+
+        // Pruning keeps the newest revisions (at least the current one) and frees their bytes.
+        await store.updatePipeline(first.id, { name: "a4" });
+        expect(await store.pruneRevisions(first.id, 2)).toBe(2);
+        expect((await store.listRevisions(first.id)).map((revision) => revision.revision)).toEqual([4, 3]);
+        expect(await store.pruneRevisions(first.id, 0)).toBe(1);
+        expect((await store.listRevisions(first.id)).map((revision) => revision.revision)).toEqual([4]);
+        expect(await store.revisionBytes({ pipelineId: first.id })).toBe(bytes);
+        expect(await store.pruneRevisions(first.id, 5)).toBe(0);
+        await expectStoreError(store.pruneRevisions("no-such-pipeline", 1), "NOT_FOUND");
+        // A rollback to a pruned revision is NOT_FOUND; the pipeline carries on from its current revision.
+        await expectStoreError(store.rollbackPipeline(first.id, 1), "NOT_FOUND");
+        expect((await store.updatePipeline(first.id, { name: "a5" })).revision).toBe(5);
+      });
+
       it("deletes a pipeline with its revisions and share links", async () => {
         const { store } = await fresh();
         const doomed = await store.createPipeline({ name: "doomed", toml_content: "", owner: "alice" });

@@ -10,7 +10,7 @@ import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { failureResponse, jsonBody, jsonResponse, PipelineIdParam } from "../../openapi-shapes.js";
-import type { Store } from "../../store/store.js";
+import type { StorageQuota, Store } from "../../store/store.js";
 import { ForkBody, Forked, ImportBody, Imported, ShareBody, ShareLandingSchema, ShareLinkSchema, ShareParams, TokenParam } from "./schemas.js";
 import { forkPipeline, importPipeline, revokeShare, shareLanding, shareLink, sharePipeline, sharesOf } from "./service.js";
 import type { RemoteFetchOptions } from "./remote-fetch.js";
@@ -80,6 +80,8 @@ export interface CollaborationOptions {
   /** `SERVICE_PUBLIC_URL`'s origin, when set: share links name its host. */
   publicUrl?: string;
   fetch: RemoteFetchOptions;
+  /** The storage quota forks and imports must fit. */
+  quota?: StorageQuota;
 }
 
 /** Reads an optional JSON body: none (or an empty one) is `{}`; text that is not JSON is 400 BAD_REQUEST. */
@@ -110,7 +112,7 @@ export function collaborationRoutes(store: Store, options: CollaborationOptions)
     const { id } = c.req.valid("param");
     noteAudit(c, "pipeline.fork", `pipeline/${id}`);
     const { name } = await parseOptional(c, ForkBody);
-    const fork = await forkPipeline(store, callerOf(c), id, name);
+    const fork = await forkPipeline(store, callerOf(c), id, name, options.quota);
     return c.json({ id: fork.id, name: fork.name, forked_from: id }, 201);
   });
   router.openapi(routes.share, async (c) => {
@@ -134,7 +136,7 @@ export function collaborationRoutes(store: Store, options: CollaborationOptions)
     async (c) => {
       const { url, name } = c.req.valid("json");
       noteAudit(c, "pipeline.import"); // before the work, so a refused import is audited as one too
-      const result = await importPipeline(store, callerOf(c), url, { ownHosts: ownHosts(c), fetch: options.fetch }, name);
+      const result = await importPipeline(store, callerOf(c), url, { ownHosts: ownHosts(c), fetch: options.fetch, quota: options.quota }, name);
       noteAudit(c, "pipeline.import", `pipeline/${result.pipeline.id}`);
       return c.json({ ...result.pipeline, validation: result.validation, source: result.source }, 201);
     },

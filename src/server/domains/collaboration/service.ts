@@ -6,9 +6,9 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Pipeline, Share, Store } from "../../store/store.js";
+import type { Pipeline, Share, StorageQuota, Store } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
-import { createSaved, readable, writable } from "../pipelines/service.js";
+import { createSaved, DEFAULT_QUOTA, readable, writable } from "../pipelines/service.js";
 import type { Validation } from "../workflow/service.js";
 import { InvalidImportUrl, isSameHost, parseImportUrl } from "./import-url.js";
 import { fetchRemoteText, RemoteFetchError, type RemoteFetchOptions } from "./remote-fetch.js";
@@ -17,7 +17,7 @@ import { fetchRemoteText, RemoteFetchError, type RemoteFetchOptions } from "./re
 export const SHARE_DAYS = { default: 30, max: 3650 };
 
 /** Copies a pipeline the caller may read into a private pipeline they own. */
-export async function forkPipeline(store: Store, caller: Caller, id: string, name?: string): Promise<Pipeline> {
+export async function forkPipeline(store: Store, caller: Caller, id: string, name?: string, quota: StorageQuota = DEFAULT_QUOTA): Promise<Pipeline> {
   const source = await readable(store, caller, id);
   return store.createPipeline({
     name: name ?? `${source.name} (fork)`,
@@ -29,7 +29,7 @@ export async function forkPipeline(store: Store, caller: Caller, id: string, nam
     owner: caller.id,
     forked_from: source.id,
     rules_count: source.rules_count,
-  });
+  }, { quota });
 }
 
 /** A share link as the API shows it. */
@@ -103,6 +103,8 @@ export interface ImportContext {
   /** The host names (with port when not 443) under which this service is reached. */
   ownHosts: string[];
   fetch: RemoteFetchOptions;
+  /** The storage quota the imported pipeline must fit. */
+  quota?: StorageQuota;
 }
 
 export interface ImportResult {
@@ -176,6 +178,6 @@ export async function importPipeline(store: Store, caller: Caller, sent: string,
     name: name ?? (sourceName ? `${sourceName} (imported)` : undefined),
     forked_from: forkedFrom,
     source: source.kind === "toml" ? `the file at ${source.fetchUrl.split(/[?#]/)[0]}` : `the pipeline shared at ${raw}`,
-  });
+  }, context.quota);
   return { pipeline, validation, source: { kind: source.kind, url: raw, local } };
 }

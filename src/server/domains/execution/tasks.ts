@@ -1,12 +1,26 @@
 /**
  * The execution domain's engine tasks by name: what `worker.ts` runs in an engine worker. Inputs and
- * answers are plain data (they cross a thread).
+ * answers are plain data (they cross a thread). A finished run's event log can hold hundreds of thousands
+ * of events, so it is read and folded here, never on the event loop.
  */
+import { existsSync } from "node:fs";
+import { readEventLog } from "../../../engine/run/event-log.js";
+import { progressOf } from "../../runner/run-progress.js";
+import { diagnoseRun } from "./diagnosis.js";
+import { tailTextInside } from "./log-pages.js";
 import { existingOutputs, folderBytes } from "./run-files.js";
+
+/** The events of a run's log, or none when it is missing. */
+const eventsOf = (path: string) => (existsSync(path) ? readEventLog(path) : []);
 
 export const tasks = {
   existingOutputs,
   folderBytes: (input: { root: string }) => folderBytes(input.root),
+  /** A finished run's event log, folded. */
+  foldEvents: (input: { path: string }) => progressOf(eventsOf(input.path)).snapshot(),
+  /** The diagnosis of a run from its event log and its jobs' stderr (read inside the workspace only). */
+  diagnose: (input: { eventsPath: string; workspace: string; declaredMemoryMb: Record<string, number> }) =>
+    diagnoseRun(eventsOf(input.eventsPath), (path: string) => tailTextInside(input.workspace, path, 64 * 1024) || undefined, { declaredMemoryMb: (rule) => input.declaredMemoryMb[rule] }),
 };
 
 export type ExecutionTasks = typeof tasks;

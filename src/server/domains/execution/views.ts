@@ -3,20 +3,19 @@
  * supervisor's live fold, or a fold of the file once it has ended), its metrics file, its job logs and
  * the declared outputs of its pipeline — never from another run sharing the workspace.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { EngineError } from "../../../engine/findings.js";
-import { readEventLog, type RunEvent } from "../../../engine/run/event-log.js";
 import { engineTasks } from "../../engine-pool.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { runFiles, type RunFiles } from "../../runner/engine-command.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
-import { progressOf, type JobProgress, type RunProgress } from "../../runner/run-progress.js";
+import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readRequest } from "../../runner/supervisor.js";
 import type { Run } from "../../store/store.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
 import { diagnoseRun } from "./diagnosis.js";
-import { readLinePage, tailTextInside } from "./log-pages.js";
+import { readLinePage } from "./log-pages.js";
 import { readableRun, type ExecutionContext } from "./service.js";
 import type { ExecutionTasks } from "./tasks.js";
 
@@ -34,13 +33,13 @@ interface RuleJobs {
 }
 
 /** A readable run with its files and its progress (live when supervised here, else folded from its log). */
-async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress; events?: RunEvent[] }> {
+async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress }> {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
   const live = context.supervisor.progress(run.id);
   if (live) return { run, files, progress: live };
-  const events = files && existsSync(files.events) ? readEventLog(files.events) : [];
-  return { run, files, progress: progressOf(events), events };
+  const progress = files ? RunProgress.fromSnapshot(await work("foldEvents", { path: files.events }, "reading the run's event log")) : new RunProgress();
+  return { run, files, progress };
 }
 
 function pipelineText(files: RunFiles | undefined): string | undefined {
@@ -173,13 +172,13 @@ export async function runResults(context: ExecutionContext, caller: Caller, id: 
 
 /** `diagnostics`: one diagnosis per failed job (and for a run that failed before any job), warnings, bottlenecks. */
 export async function runDiagnostics(context: ExecutionContext, caller: Caller, id: string) {
-  const { files, events } = await runWithProgress(context, caller, id);
-  const all = events ?? (files && existsSync(files.events) ? readEventLog(files.events) : []);
-  // Each job's own stderr, as the engine named it in the event log; its end is where the cause is.
+  const run = await readableRun(context, caller, id);
+  if (!run.workspace) return diagnoseRun([], () => undefined);
+  const files = runFiles(run.workspace, run.id);
   const text = pipelineText(files);
   const declared = text === undefined ? {} : await ruleMemory(text);
-  const readStderr = (path: string) => (files ? tailTextInside(files.workspace, path, 64 * 1024) : "") || undefined;
-  return diagnoseRun(all, readStderr, { declaredMemoryMb: (rule) => declared[rule] });
+  // The whole event log and each failed job's own stderr (its end is where the cause is), read in a worker.
+  return work("diagnose", { eventsPath: files.events, workspace: files.workspace, declaredMemoryMb: declared }, "diagnosing the run");
 }
 
 

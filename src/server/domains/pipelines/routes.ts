@@ -9,11 +9,11 @@ import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { Deleted, failureResponse, jsonBody, jsonResponse, PipelineIdParam, PipelineSummary, SavedPipeline, SavedPipelineWithValidation } from "../../openapi-shapes.js";
-import type { Store } from "../../store/store.js";
+import type { StorageQuota, Store } from "../../store/store.js";
 import { TOOLING_NAMES } from "../workflow/service.js";
 import * as schemas from "./schemas.js";
 import { searchPipelines } from "./search.js";
-import { createSaved, findRevision, readable, rollbackSaved, updateSaved, writable } from "./service.js";
+import { createSaved, DEFAULT_QUOTA, findRevision, pruneRevisions, readable, rollbackSaved, updateSaved, writable } from "./service.js";
 
 const tags = ["pipelines"];
 
@@ -80,6 +80,14 @@ const routes = {
     request: { params: PipelineIdParam },
     responses: { 200: jsonResponse(schemas.RevisionSummary.array(), "the revisions"), 404: failureResponse("unknown or not readable") },
   }),
+  prune: createRoute({
+    method: "delete",
+    path: "/api/pipelines/{id}/revisions",
+    tags,
+    summary: "Delete all but the newest `keep` revisions (frees storage quota; the current content stays)",
+    request: { params: PipelineIdParam, query: schemas.PruneQuery },
+    responses: { 200: jsonResponse(schemas.Pruned, "what was deleted"), 400: failureResponse("keep missing or not a whole number of at least 1"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown or not readable") },
+  }),
   revision: createRoute({
     method: "get",
     path: "/api/pipelines/{id}/revisions/{rev}",
@@ -106,8 +114,9 @@ const routes = {
   }),
 };
 
-/** The saved-pipelines router. */
-export function savedPipelineRoutes(store: Store): OpenAPIHono {
+/** The saved-pipelines router; `quota` bounds the revision text kept per pipeline and per owner. */
+export function savedPipelineRoutes(store: Store, options: { quota?: StorageQuota } = {}): OpenAPIHono {
+  const quota = options.quota ?? DEFAULT_QUOTA;
   const router = new OpenAPIHono();
   router.openapi(routes.list, async (c) => {
     const caller = callerOf(c);
@@ -117,7 +126,7 @@ export function savedPipelineRoutes(store: Store): OpenAPIHono {
   router.openapi(
     routes.create,
     async (c) => {
-      const { pipeline, validation } = await createSaved(store, callerOf(c), c.req.valid("json"));
+      const { pipeline, validation } = await createSaved(store, callerOf(c), c.req.valid("json"), quota);
       noteAudit(c, "pipeline.create", `pipeline/${pipeline.id}`);
       return c.json({ ...pipeline, validation }, 201);
     },
@@ -129,7 +138,7 @@ export function savedPipelineRoutes(store: Store): OpenAPIHono {
     async (c) => {
       const id = pipelineId(c.req.valid("param").id);
       noteAudit(c, "pipeline.update", `pipeline/${id}`);
-      const { pipeline, validation } = await updateSaved(store, callerOf(c), id, c.req.valid("json"));
+      const { pipeline, validation } = await updateSaved(store, callerOf(c), id, c.req.valid("json"), quota);
       return c.json({ ...pipeline, validation }, 200);
     },
     bodyHook,
@@ -146,6 +155,11 @@ export function savedPipelineRoutes(store: Store): OpenAPIHono {
     const revisions = await store.listRevisions(pipeline.id);
     return c.json(revisions.map(({ toml_content: _content, ...rest }) => ({ ...rest, current: rest.revision === pipeline.revision })), 200);
   });
+  router.openapi(routes.prune, async (c) => {
+    const id = pipelineId(c.req.valid("param").id);
+    noteAudit(c, "pipeline.prune", `pipeline/${id}`);
+    return c.json(await pruneRevisions(store, callerOf(c), id, c.req.valid("query").keep), 200);
+  });
   router.openapi(routes.revision, async (c) => {
     const { id, rev } = c.req.valid("param");
     const pipeline = await readable(store, callerOf(c), id);
@@ -157,7 +171,7 @@ export function savedPipelineRoutes(store: Store): OpenAPIHono {
     async (c) => {
       const { id } = c.req.valid("param");
       noteAudit(c, "pipeline.rollback", `pipeline/${id}`);
-      const { pipeline, validation } = await rollbackSaved(store, callerOf(c), id, c.req.valid("json").revision_id);
+      const { pipeline, validation } = await rollbackSaved(store, callerOf(c), id, c.req.valid("json").revision_id, quota);
       return c.json({ ...pipeline, validation }, 200);
     },
     bodyHook,

@@ -33,8 +33,28 @@ export const ListQuery = z.object({
 });
 
 export const RevisionSummary = z
-  .object({ id: z.string(), pipeline_id: z.string(), revision: z.number().int(), name: z.string(), created_at: z.string(), current: z.boolean() })
+  .object({
+    id: z.string(),
+    pipeline_id: z.string(),
+    revision: z.number().int(),
+    name: z.string(),
+    created_at: z.string(),
+    size_bytes: z.number().int().openapi({ description: "the revision's text in bytes, which the storage quotas count" }),
+    current: z.boolean(),
+  })
   .openapi("RevisionSummary");
+
+export const PruneQuery = z.object({
+  keep: z.coerce.number().int().min(1).max(100_000).openapi({ description: "how many of the newest revisions to keep (the current one is always among them)" }),
+});
+
+export const Pruned = z
+  .object({
+    pipeline_id: z.string(),
+    deleted_revisions: z.number().int(),
+    size_bytes: z.number().int().openapi({ description: "bytes of revision text the pipeline keeps now" }),
+  })
+  .openapi("PrunedRevisions");
 
 export const Revision = RevisionSummary.extend({ toml_content: z.string() }).openapi("Revision");
 

@@ -7,7 +7,7 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Pipeline, PipelineRevision, PipelineVisibility, Store } from "../../store/store.js";
+import type { Pipeline, PipelineRevision, PipelineVisibility, StorageQuota, Store } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
 import { describeKeptText, describeText, type Validation } from "../workflow/service.js";
 
@@ -51,8 +51,11 @@ export interface CreateInput {
   source?: string;
 }
 
-/** Saves a new pipeline owned by the caller, with its lint result. */
-export async function createSaved(store: Store, caller: Caller, input: CreateInput): Promise<{ pipeline: Pipeline; validation: Validation }> {
+/** How much revision text a pipeline and an owner may keep (SERVICE_PIPELINE_QUOTA_MB, SERVICE_USER_QUOTA_MB). */
+export const DEFAULT_QUOTA: Required<StorageQuota> = { pipelineBytes: 50 * 1024 * 1024, ownerBytes: 500 * 1024 * 1024 };
+
+/** Saves a new pipeline owned by the caller, with its lint result; QUOTA_EXCEEDED past `quota`. */
+export async function createSaved(store: Store, caller: Caller, input: CreateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   const { facts, validation } = await describeText(input.toml_content, input.source);
   const pipeline = await store.createPipeline({
     name: input.name ?? facts.name,
@@ -64,7 +67,7 @@ export async function createSaved(store: Store, caller: Caller, input: CreateInp
     owner: caller.id,
     forked_from: input.forked_from ?? null,
     rules_count: facts.rules_count,
-  });
+  }, { quota });
   return { pipeline, validation };
 }
 
@@ -77,7 +80,7 @@ export interface UpdateInput {
 }
 
 /** Applies a change as the next revision (CONFLICT when `revision` is not the current one). */
-export async function updateSaved(store: Store, caller: Caller, id: string, input: UpdateInput): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function updateSaved(store: Store, caller: Caller, id: string, input: UpdateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   if (input.toml_content === undefined && input.name === undefined && input.tags === undefined && input.visibility === undefined) {
     throw new ServiceError(400, "BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
   }
@@ -94,7 +97,7 @@ export async function updateSaved(store: Store, caller: Caller, id: string, inpu
         ? { toml_content: input.toml_content, version: facts.version, description: facts.description, rules_count: facts.rules_count }
         : {}),
     },
-    { expectedRevision: input.revision },
+    { expectedRevision: input.revision, quota },
   );
   return { pipeline, validation: described?.validation ?? (await describeKeptText(pipeline.toml_content)).validation };
 }
@@ -113,15 +116,23 @@ export async function findRevision(store: Store, pipelineId: string, ref: string
 }
 
 /** Restores an earlier revision's content and name as a new revision. */
-export async function rollbackSaved(store: Store, caller: Caller, id: string, ref: string | number): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function rollbackSaved(store: Store, caller: Caller, id: string, ref: string | number, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   await writable(store, caller, id);
   const revision = await findRevision(store, id, ref);
   // Revisions were accepted when saved; one that no longer reads keeps the current facts.
   const { facts, validation } = await describeKeptText(revision.toml_content);
   const pipeline = await store.rollbackPipeline(id, revision.revision, {
+    quota,
     derive: () => (facts ? { version: facts.version, description: facts.description, rules_count: facts.rules_count } : {}),
   });
   return { pipeline, validation };
+}
+
+/** Keeps the newest `keep` revisions of a pipeline the caller may change and deletes the older ones. */
+export async function pruneRevisions(store: Store, caller: Caller, id: string, keep: number): Promise<{ pipeline_id: string; deleted_revisions: number; size_bytes: number }> {
+  await writable(store, caller, id);
+  const deleted = await store.pruneRevisions(id, keep);
+  return { pipeline_id: id, deleted_revisions: deleted, size_bytes: await store.revisionBytes({ pipelineId: id }) };
 }
 
 /** Tags without repeats, in the order given. */

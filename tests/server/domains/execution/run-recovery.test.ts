@@ -11,7 +11,7 @@ import type { ResultPromise } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { serve, type Served } from "../../../support/strand-serve.js";
-import { call, chainPipeline, waitForRun } from "./run-client.js";
+import { call, chainPipeline, waitForRun } from "../../../support/run-client.js";
 
 assertBuilt();
 

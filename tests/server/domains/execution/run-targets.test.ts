@@ -14,7 +14,7 @@ import { engineInvocation, runFiles } from "../../../../src/server/runner/engine
 import { ensureSlurm, failWithoutSlurmWhenStrict } from "../../../support/slurm-cluster.js";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
-import { call, chainPipeline, waitForRun } from "./run-client.js";
+import { call, chainPipeline, waitForRun } from "../../../support/run-client.js";
 
 assertBuilt();
 

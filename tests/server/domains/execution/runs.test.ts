@@ -9,7 +9,7 @@ import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
-import { call, chainPipeline, ended, waitForRun } from "./run-client.js";
+import { call, chainPipeline, ended, waitForRun } from "../../../support/run-client.js";
 
 assertBuilt();
 

@@ -2,7 +2,7 @@
  * A small client for the runs API in tests: JSON requests, and waiting (by polling the real endpoint)
  * until a run reaches a state or a condition holds.
  */
-import type { LooseJson } from "../../../support/loose-json.js";
+import type { LooseJson } from "./loose-json.js";
 
 export interface Answer {
   status: number;
