@@ -160,7 +160,11 @@ class PageBuilder {
   }
 }
 
-/** The last `count` lines of a file (fewer if it has fewer), read backwards from the end in chunks; `root` confines it as for `readLinePage`. */
+/**
+ * The last `count` lines of a file (fewer if it has fewer, or if they would hold more than
+ * `LOG_LIMITS.pageBytes`), each cut like a page's, read backwards from the end in chunks; `root` confines it
+ * as for `readLinePage`.
+ */
 export function tailLines(path: string, count: number, options: { root?: string } = {}): string[] {
   const wanted = Number.isFinite(count) ? Math.floor(count) : 0;
   if (wanted <= 0) return [];
@@ -186,7 +190,12 @@ export function tailLines(path: string, count: number, options: { root?: string 
     // Reading began mid-file, maybe mid-character; the line cut there is dropped below unless the
     // window ran out first, and then it is kept from its first whole character.
     if (start > 0) bytes = bytes.subarray(skipContinuationBytes(bytes, 0));
-    return bytes.toString("utf8").split("\n").slice(-wanted).map((line) => cutLine(stripCarriageReturn(line)));
+    const lines = bytes.toString("utf8").split("\n").slice(-wanted).map((line) => cutLine(stripCarriageReturn(line)));
+    // Like a page, a tail holds at most LOG_LIMITS.pageBytes: the newest lines that fit (at least one).
+    let total = 0;
+    let first = lines.length;
+    while (first > 0 && (first === lines.length || total + Buffer.byteLength(lines[first - 1]!) <= LOG_LIMITS.pageBytes)) total += Buffer.byteLength(lines[--first]!);
+    return lines.slice(first);
   } finally {
     closeSync(fd);
   }

@@ -207,9 +207,18 @@ describe("tailLines", () => {
     expect(tailLines(join(dir, "absent.log"), 5)).toEqual([]);
   });
 
+  it("cuts long lines and keeps the newest lines that fit in 1 MiB", () => {
+    const lines = Array.from({ length: 40 }, (_, n) => `${n}:`.padEnd(100_000, "z"));
+    writeFileSync(path, lines.map((line) => `${line}\n`).join(""));
+    const tail = tailLines(path, 100);
+    expect(tail).toHaveLength(Math.floor(LOG_LIMITS.pageBytes / (LOG_LIMITS.lineBytes + Buffer.byteLength(LINE_CUT_MARKER))));
+    expect(tail.at(-1)).toBe(lines.at(-1)!.slice(0, LOG_LIMITS.lineBytes) + LINE_CUT_MARKER);
+    expect(tail[0]!.startsWith(`${40 - tail.length}:`)).toBe(true);
+  });
+
   it("finds line boundaries across read chunks with multi-byte characters", () => {
     const lines = Array.from({ length: 40 }, (_, n) => ALPHABET.join("").repeat(1000 + n * 37));
     writeFileSync(path, lines.map((line) => `${line}\n`).join(""));
-    expect(tailLines(path, 25)).toEqual(lines.slice(-25));
+    expect(tailLines(path, 15)).toEqual(lines.slice(-15));
   });
 });
