@@ -8,7 +8,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { docsAsset, docsPage } from "./api-docs.js";
+import { completeDocument } from "./openapi-document.js";
+import { failureResponse, jsonResponse } from "./openapi-shapes.js";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -17,6 +20,7 @@ import { collaborationRoutes } from "./domains/collaboration/routes.js";
 import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
 import { LicenseCache } from "../license/license.js";
 import { licenseRoutes } from "./domains/license/routes.js";
+import { ServiceMetrics } from "./domains/observability/prometheus.js";
 import { observabilityRoutes } from "./domains/observability/routes.js";
 import { sharedCheck } from "./domains/observability/service.js";
 import { templateRoutes } from "./domains/templates/routes.js";
@@ -33,7 +37,8 @@ import { corsPolicy } from "./middleware/cors.js";
 import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-headers.js";
 import { clientAddress, rateLimit, transportPeer } from "./middleware/rate-limit.js";
 import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
-import { tracing, type TracingOptions } from "./middleware/tracing.js";
+import { tracing } from "./middleware/tracing.js";
+import { createLogger, type Logger } from "./logger.js";
 import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
 import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
@@ -60,7 +65,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   /** Largest request body in bytes (default 10 MiB). */
   bodyLimit?: number;
-  log?: TracingOptions["log"];
+  /** Where the service logs (default: JSON on stdout at `SERVICE_LOG_LEVEL`). */
+  logger?: Logger;
   /** Environment for settings read per request (license files); default: the process's. */
   env?: NodeJS.ProcessEnv;
   /** `SERVICE_BASE_PATH`: where the app is mounted behind a proxy (default `/`). */
@@ -83,6 +89,62 @@ export interface AppOptions {
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
 
+/** What the OpenAPI document says of the service as a whole. */
+const API_DESCRIPTION = [
+  "Control plane for bioinformatics pipelines written as TOML: check, save, share and run pipelines, follow runs live and find out why jobs failed.",
+  "Every failure answers with the error body {code, message, detail?, suggestion?}. In personal mode no credentials are needed;",
+  "in team and hpc modes every operation but the public ones needs a bearer token or the session cookie. Interactive documentation: /api/docs.",
+].join(" ");
+
+/** The tags of the document, in the order readers meet them. */
+const API_TAGS = [
+  { name: "pipeline tooling", description: "stateless checks and transformations of pipeline text" },
+  { name: "pipelines", description: "saved pipelines, revisions and search" },
+  { name: "collaboration", description: "forks, share links and imports" },
+  { name: "templates", description: "built-in and user templates" },
+  { name: "runs", description: "runs, their views and their control" },
+  { name: "events", description: "the live event stream" },
+  { name: "observability", description: "health, system, metrics and the audit log" },
+  { name: "license", description: "license status" },
+  { name: "api", description: "this API's description and documentation" },
+];
+
+const OPENAPI_ROUTE = createRoute({
+  method: "get",
+  path: "/api/openapi.json",
+  operationId: "getOpenApiDocument",
+  tags: ["api"],
+  summary: "This OpenAPI 3.1 document",
+  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "the document") },
+});
+
+const DOCS_ROUTE = createRoute({
+  method: "get",
+  path: "/api/docs",
+  operationId: "getApiDocs",
+  tags: ["api"],
+  summary: "Interactive documentation of this API (Swagger UI)",
+  responses: { 200: { description: "an HTML page", content: { "text/html": { schema: z.string() } } } },
+});
+
+const DOCS_ASSET_ROUTE = createRoute({
+  method: "get",
+  path: "/api/docs/assets/{version}/{name}",
+  operationId: "getApiDocsAsset",
+  tags: ["api"],
+  summary: "A script or style sheet of the documentation page (cached for good: the path holds the version)",
+  request: {
+    params: z.object({
+      version: z.string().max(32).openapi({ param: { name: "version", in: "path" } }),
+      name: z.string().max(64).openapi({ param: { name: "name", in: "path" } }),
+    }),
+  },
+  responses: {
+    200: { description: "the file", content: { "text/javascript": { schema: z.string() }, "text/css": { schema: z.string() } } },
+    404: failureResponse("no such asset"),
+  },
+});
+
 /** The middleware chain, outermost first; a test asserts this order. */
 export const MIDDLEWARE_ORDER = ["compression", "tracing", "cors", "rate-limit", "security-headers", "license-headers"] as const;
 
@@ -103,6 +165,7 @@ const STATELESS_POSTS = new RegExp(`^/api/pipelines/(${[...TOOLING_NAMES, "searc
 export function createApp(options: AppOptions): ServiceApp {
   const mode = options.mode ?? "personal";
   const { store } = options;
+  const logger = options.logger ?? createLogger({ level: process.env.SERVICE_LOG_LEVEL });
   const app = new OpenAPIHono({
     // Schema failures become 400 BAD_REQUEST naming the fields, in the error body like every failure.
     defaultHook: (result) => {
@@ -111,9 +174,11 @@ export function createApp(options: AppOptions): ServiceApp {
       throw new ServiceError(400, "BAD_REQUEST", "the request does not match the expected shape", { detail: fields.join("; ") });
     },
   });
+  const events = options.events ?? new EventBus();
+  const prometheus = new ServiceMetrics({ store, events });
   const chain: [string, MiddlewareHandler][] = [
     ["compression", compression()],
-    ["tracing", tracing({ log: options.log })],
+    ["tracing", tracing({ logger, trustedProxies: options.trustedProxies, onRequest: (record) => prometheus.recordRequest(record) })],
     ["cors", corsPolicy(options.corsOrigins ?? [])],
     ["rate-limit", rateLimit({ limit: options.rateLimit ?? 100, trustedProxies: options.trustedProxies })],
     ["security-headers", securityHeaders()],
@@ -157,10 +222,8 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));
   app.route("/", templateRoutes(store));
-  const events = options.events ?? new EventBus();
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));
-  const tracingLog = options.log;
-  const log = tracingLog ? (line: string) => tracingLog("info", line) : (line: string) => console.error(line);
+  const log = (line: string) => logger.info(line);
   const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
   app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir() }));
   const recovered = supervisor.recover().then(
@@ -180,6 +243,7 @@ export function createApp(options: AppOptions): ServiceApp {
         startedAt,
         store,
         dataDir: options.dataDir ?? "",
+        prometheus,
         pingDatabase: sharedCheck(() => store.ping()),
         license: () => license.get(),
         aiProvider: () => null,
@@ -190,15 +254,25 @@ export function createApp(options: AppOptions): ServiceApp {
   );
 
   let openapi: string | undefined;
-  app.get("/api/openapi.json", (c) => {
+  app.openapi(OPENAPI_ROUTE, (c) => {
     // Serialized once per process: the routes do not change while it runs.
     openapi ??= JSON.stringify(
-      app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: { title: "strand service", version: options.version, description: "Control plane for bioinformatics pipelines written as TOML" },
-      }),
+      completeDocument(
+        app.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: { title: "strand service", version: options.version, description: API_DESCRIPTION },
+          tags: API_TAGS,
+        }),
+      ),
     );
-    return c.body(openapi, 200, { "Content-Type": "application/json; charset=utf-8" });
+    return c.body(openapi, 200, { "Content-Type": "application/json; charset=utf-8" }) as never;
+  });
+  app.openapi(DOCS_ROUTE, (c) => c.html(docsPage("strand service"), 200, { "Cache-Control": "no-cache" }) as never);
+  app.openapi(DOCS_ASSET_ROUTE, (c) => {
+    const { version, name } = c.req.valid("param");
+    const asset = docsAsset(version, name);
+    if (!asset) throw new ServiceError(404, "NOT_FOUND", "no such documentation asset", { suggestion: "open /api/docs" });
+    return c.body(asset.text, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" }) as never;
   });
 
   const content = new StaticContent(options.webRoot ?? DEFAULT_WEB_ROOT, normaliseBasePath(options.basePath));
@@ -212,12 +286,12 @@ export function createApp(options: AppOptions): ServiceApp {
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     // Returned, not thrown: the method check looks at 404 answers to tell a wrong method from a wrong path.
-    if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }));
+    if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
-    const response = errorResponse(c, mapped);
+    const response = errorResponse(c, mapped, logger);
     // Middleware inside the one that failed did not run: the headers every response carries are set here.
     applySecurityHeaders(response.headers, new URL(c.req.url).protocol === "https:");
     applyLicenseHeaders(response.headers, options.version);
@@ -236,6 +310,7 @@ function runsFallbackDir(): string {
 
 /** Hono's own exceptions (malformed JSON in a validator, …) as service errors. */
 function httpExceptionError(error: HTTPException): ServiceError {
+  if (error.status === 415) return new ServiceError(415, "UNSUPPORTED_MEDIA_TYPE", "the body must be JSON", { suggestion: "send the header Content-Type: application/json" });
   if (error.status === 400) return new ServiceError(400, "BAD_REQUEST", error.message || "malformed request", { suggestion: "send a JSON body with Content-Type: application/json" });
   if (error.status === 413) return new ServiceError(413, "PAYLOAD_TOO_LARGE", error.message || "request body too large");
   return new ServiceError(error.status === 401 ? 401 : 400, error.status === 401 ? "UNAUTHORIZED" : "BAD_REQUEST", error.message || "bad request");

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ServiceMode } from "./app.js";
 import type { EngineLimits } from "./engine-pool.js";
+import { LOG_LEVELS } from "./logger.js";
 import type { StorageQuota } from "./store/store.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
@@ -31,6 +32,8 @@ export interface ServiceConfig {
   allowedHosts: string[];
   /** Limits of engine work for requests: `SERVICE_ENGINE_TIMEOUT` (s), `SERVICE_ENGINE_MEMORY_MB`, `SERVICE_ENGINE_THREADS`. */
   engine: Partial<EngineLimits>;
+  /** `SERVICE_LOG_LEVEL`: fatal, error, warn, info (default), debug, trace or silent. */
+  logLevel: string;
   /** Revision text kept: `SERVICE_PIPELINE_QUOTA_MB` per pipeline (50), `SERVICE_USER_QUOTA_MB` per owner (500). */
   quota: Required<StorageQuota>;
 }
@@ -58,6 +61,12 @@ function integer(value: string | undefined, name: string, fallback: number, mini
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < minimum) throw new Error(`${name} must be a whole number of at least ${minimum}, got '${value}'`);
   return parsed;
+}
+
+function logLevel(value: string | undefined): string {
+  const level = value?.trim() || "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${value}'`);
+  return level;
 }
 
 /** The engine-work limits the environment sets (the rest keep their defaults). */
@@ -91,6 +100,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
     allowedHosts: (env.SERVICE_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     engine: engineLimits(env),
+    logLevel: logLevel(env.SERVICE_LOG_LEVEL),
     quota: {
       pipelineBytes: integer(env.SERVICE_PIPELINE_QUOTA_MB, "SERVICE_PIPELINE_QUOTA_MB", 50, 1) * 1024 * 1024,
       ownerBytes: integer(env.SERVICE_USER_QUOTA_MB, "SERVICE_USER_QUOTA_MB", 500, 1) * 1024 * 1024,

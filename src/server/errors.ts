@@ -3,6 +3,7 @@
  * the one place that turns any failure into the error body `{code, message, detail?, suggestion?}`.
  */
 import type { Context } from "hono";
+import type { Logger } from "./logger.js";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { EngineError } from "../engine/findings.js";
 import { StoreError } from "./store/store-error.js";
@@ -40,8 +41,8 @@ export class ServiceError extends Error {
   }
 }
 
-/** Turns anything thrown by a handler into an error response; unexpected errors never show their stack. */
-export function errorResponse(c: Context, error: unknown): Response {
+/** Turns anything thrown by a handler into an error response; unexpected errors are logged, never shown with their stack. */
+export function errorResponse(c: Context, error: unknown, logger?: Logger): Response {
   if (error instanceof StoreError) error = storeFailure(error);
   if (error instanceof ServiceError) return c.json(error.body(), error.status, error.extra.headers);
   if (error instanceof EngineError) {
@@ -53,7 +54,7 @@ export function errorResponse(c: Context, error: unknown): Response {
     return c.json(body, 400);
   }
   const requestId = (c.get("requestId") as string | undefined) ?? "unknown";
-  console.error(`ERROR request ${requestId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  logger?.error({ err: error instanceof Error ? error : new Error(String(error)) }, "unexpected error while answering the request");
   return c.json({ code: "INTERNAL", message: "internal error", detail: `request id ${requestId}` } satisfies ErrorBody, 500);
 }
 

@@ -95,5 +95,11 @@ export const jsonResponse = <T>(schema: T, description: string) => ({ descriptio
 /** A failure answered with the error body. */
 export const failureResponse = (description: string) => jsonResponse(ErrorBodySchema, description);
 
+/** The answers of an operation whose engine work runs in the worker pool: past its limits, or no room to queue it. */
+export const engineWorkResponses = {
+  422: failureResponse("the engine work took longer or needed more memory than the service allows (WORK_LIMIT)"),
+  503: failureResponse("too many engine tasks are waiting (SERVICE_BUSY, with Retry-After)"),
+};
+
 /** A required JSON request body with this schema. */
 export const jsonBody = <T>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });

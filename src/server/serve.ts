@@ -4,6 +4,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
 import type { ServiceConfig } from "./config.js";
+import { createLogger } from "./logger.js";
 import { openStore } from "./store/open-store.js";
 
 export interface RunningService {
@@ -17,7 +18,9 @@ export interface RunningService {
 /** Opens (and migrates) the store, then listens on the configured address; resolves once the port is bound. */
 export async function startService(config: ServiceConfig, version: string): Promise<RunningService> {
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
+  const logger = createLogger({ level: config.logLevel });
   const { app, supervisor } = createApp({
+    logger,
     version,
     store,
     dataDir: config.dataDir,
@@ -41,6 +44,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
       server.off("error", onError);
       const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+      logger.info({ url: `http://${host}:${info.port}`, mode: config.mode, storage: store.kind, version }, "service started");
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
@@ -51,7 +55,10 @@ export async function startService(config: ServiceConfig, version: string): Prom
             supervisor.close();
             server.close(() => done());
             (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-          }).then(() => store.close()),
+          })
+            .then(() => store.close())
+            .then(() => logger.info("service stopped"))
+            .finally(() => logger.flush()),
       });
     });
     server.once("error", onError);

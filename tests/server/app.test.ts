@@ -83,9 +83,78 @@ describe("GET /api/openapi.json", () => {
     const served = new Set(
       app.routes
         .filter((route) => route.path.startsWith("/api/") && !route.path.includes("*") && route.method !== "ALL")
-        .map((route) => `${route.method} ${route.path}`)
-        .filter((route) => route !== "GET /api/openapi.json"),
+        .map((route) => `${route.method} ${route.path}`),
     );
     expect([...served].sort()).toEqual([...documented].sort());
+    expect(documented).toContain("GET /api/openapi.json");
+    expect(documented).toContain("GET /api/events");
+  });
+
+  it("gives every operation a unique operationId, a summary and a tag, and declares its error answers with the error schema", async () => {
+    type Operation = { operationId?: string; summary?: string; tags?: string[]; requestBody?: unknown; parameters?: unknown[]; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
+    const document = (await (await fetch(`${service.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { required?: string[] }> };
+      security: unknown[];
+    };
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      sessionCookie: expect.objectContaining({ type: "apiKey", in: "cookie", name: "session" }),
+    });
+    expect(document.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    const ids = new Set<string>();
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
+        expect(ids.has(operation.operationId!), `${where}: operationId used twice`).toBe(false);
+        ids.add(operation.operationId!);
+        expect(operation.summary, where).toBeTruthy();
+        expect(operation.tags?.length, where).toBeGreaterThan(0);
+        const expected = ["421", "429", "500"];
+        if (operation.requestBody) expected.push("400", "413", "415");
+        if (operation.parameters?.length) expected.push("400");
+        const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+        if (!isPublic) expected.push("401");
+        for (const status of expected) expect(Object.keys(operation.responses), where).toContain(status);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          // Health answers 503 with its own document (a degraded service still describes itself).
+          if (Number(status) < 400 || (operation.operationId === "getHealth" && status === "503")) continue;
+          // The error body, or a schema extending it (a refused run adds its findings).
+          const schema = response.content?.["application/json"]?.schema?.$ref?.replace("#/components/schemas/", "");
+          expect(document.components.schemas[schema ?? ""]?.required, `${where} ${status}`).toEqual(expect.arrayContaining(["code", "message"]));
+        }
+      }
+    }
+    expect([...ids].filter((id) => document.paths["/api/health"]?.get?.operationId === id)).toEqual(["getHealth"]);
+    expect(document.paths["/api/events"]?.get?.responses["200"]?.content).toHaveProperty("text/event-stream");
+    expect(document.paths["/api/pipelines/validate"]?.post?.responses).toHaveProperty("422");
+    expect(document.paths["/api/health"]?.get?.security).toEqual([]);
+  });
+
+  it("serves interactive documentation at /api/docs from the service itself, under its content security policy", async () => {
+    const page = await fetch(`${service.url}/api/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Type")).toContain("text/html");
+    expect(page.headers.get("Content-Security-Policy")).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>[^<]/); // no inline script: the policy would block it
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toHaveLength(3);
+    for (const asset of assets) {
+      expect(asset).toMatch(/^docs\/assets\//);
+      const answer = await fetch(new URL(asset, `${service.url}/api/docs`));
+      expect(answer.status, asset).toBe(200);
+      expect(answer.headers.get("Content-Type")).toMatch(/text\/(javascript|css)/);
+      expect(answer.headers.get("Cache-Control")).toContain("immutable");
+      expect((await answer.text()).length).toBeGreaterThan(100);
+    }
+    expect((await fetch(`${service.url}/api/docs/assets/0.0.0/swagger-ui-bundle.js`)).status).toBe(404);
+  });
+
+  it("answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE", async () => {
+    const answer = await fetch(`${service.url}/api/pipelines/validate`, { method: "POST", headers: { "Content-Type": "text/plain" }, body: '{"toml_content": ""}' });
+    expect(answer.status).toBe(415);
+    expect(await answer.json()).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", suggestion: expect.stringContaining("application/json") });
   });
 });

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/server/app.js";
+import { createLogger } from "../../src/server/logger.js";
 import { openTempStore } from "../support/temp-store.js";
 
 const temp = await openTempStore();
@@ -16,7 +17,7 @@ afterAll(async () => {
   await temp.dispose();
 });
 // Imports never leave the machine here: no private addresses, and a short time-out for anything else.
-const { app, supervisor } = createApp({ version: "fuzz", store: temp.store, dataDir: temp.dataDir, rateLimit: 0, bodyLimit: 256 * 1024, log: () => undefined, env: { SERVICE_CONFIG_DIR: "/nonexistent/strand-fuzz" }, importFetch: { timeoutMs: 300 } });
+const { app, supervisor } = createApp({ version: "fuzz", store: temp.store, dataDir: temp.dataDir, rateLimit: 0, bodyLimit: 256 * 1024, logger: createLogger({ level: "silent" }), env: { SERVICE_CONFIG_DIR: "/nonexistent/strand-fuzz" }, importFetch: { timeoutMs: 300 } });
 
 const saved = temp.store.createPipeline({ name: "fuzz-target", toml_content: '[workflow]\nname = "fuzz-target"\n', owner: "local" });
 const { id: SAVED_ID } = await saved;

@@ -4,13 +4,19 @@
  */
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp, type AppOptions } from "../../src/server/app.js";
+import { createLogger } from "../../src/server/logger.js";
 import type { RunSupervisor } from "../../src/server/runner/supervisor.js";
 import type { Store } from "../../src/server/store/store.js";
 import { openTempStore } from "./temp-store.js";
 
 export interface TestService {
   url: string;
+  /** The service's log lines as `<level> <message>`, in order. */
   lines: string[];
+  /** The same lines as the JSON objects the service wrote. */
+  logs: Record<string, unknown>[];
+  /** The raw text the logger wrote (to check that no secret reached it). */
+  logText: () => string;
   store: Store;
   /** The data directory the app was given (run workspaces are under `runs/`). */
   dataDir: string | undefined;
@@ -22,9 +28,20 @@ export interface TestService {
 /** Starts the app with the given options (default: a fresh SQLite store); log lines are collected instead of printed. */
 export async function startTestService(options: Partial<AppOptions> = {}): Promise<TestService> {
   const lines: string[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const destination = {
+    write(text: string) {
+      raw.push(text);
+      const entry = JSON.parse(text) as Record<string, unknown>;
+      logs.push(entry);
+      lines.push(`${String(entry.level)} ${String(entry.msg)}`);
+    },
+  };
   const temp = options.store ? undefined : await openTempStore();
   const store = options.store ?? temp!.store;
-  const { app, supervisor } = createApp({ version: "9.9.9-test", log: (level, line) => void lines.push(`${level} ${line}`), dataDir: temp?.dataDir, ...options, store });
+  const logger = createLogger({ level: "debug", destination });
+  const { app, supervisor } = createApp({ version: "9.9.9-test", logger, dataDir: temp?.dataDir, ...options, store });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
@@ -32,6 +49,8 @@ export async function startTestService(options: Partial<AppOptions> = {}): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     lines,
+    logs,
+    logText: () => raw.join(""),
     store,
     dataDir: options.dataDir ?? temp?.dataDir,
     supervisor,

@@ -35,7 +35,7 @@ export const serveCommand: Command = {
       throw startFailure(error as NodeJS.ErrnoException, config);
     }
     const where = service.storage === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";
-    output.err(`strand ${engineVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API description at ${service.url}/api/openapi.json`);
+    output.err(`strand ${engineVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API documentation at ${service.url}/api/docs`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         output.err("stopping");

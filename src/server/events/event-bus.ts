@@ -220,6 +220,7 @@ export class EventBus {
   readonly ringSize: number;
   private readonly ring: BoundedQueue<ServiceEvent>;
   private readonly subscribers = new Set<Subscriber>();
+  private readonly observers: ((event: ServiceEvent) => void)[] = [];
   private lastId = 0;
   private dropped = 0;
 
@@ -234,6 +235,7 @@ export class EventBus {
     const event: ServiceEvent = { id: ++this.lastId, type, time: new Date().toISOString(), data };
     if (owner !== undefined) event.owner = owner;
     this.ring.push(event);
+    for (const observer of this.observers) observer(event);
     for (const subscriber of this.subscribers) {
       if (subscriber.accept(event) && subscriber.offer(event)) this.dropped++;
     }
@@ -264,6 +266,11 @@ export class EventBus {
     const subscriber = new Subscriber(this.bufferSize, accept, (gone) => this.subscribers.delete(gone), replay);
     this.subscribers.add(subscriber);
     return subscriber;
+  }
+
+  /** Calls `observer` with every event published from now on, in this process (the metrics count jobs so). */
+  observe(observer: (event: ServiceEvent) => void): void {
+    this.observers.push(observer);
   }
 
   /** Connected subscribers (for /api/metrics). */

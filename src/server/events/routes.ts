@@ -37,6 +37,7 @@ const ownerOrAdmin = (caller: Caller, owner: string) => caller.admin || caller.i
 const eventsRoute = createRoute({
   method: "get",
   path: "/api/events",
+  operationId: "streamEvents",
   tags: ["events"],
   summary: "Real-time run and job events as server-sent events",
   description:

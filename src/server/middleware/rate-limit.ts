@@ -1,9 +1,11 @@
 /**
- * The rate limiter: at most N requests per client address in any 60-second sliding window. The client
- * address is the transport peer, unless that peer is a proxy named in `SERVICE_TRUSTED_PROXY`; then the
- * first `X-Forwarded-For` entry (or `X-Real-IP`) counts. Keys whose window has passed are evicted every
- * 1024 checks, so there is no background timer.
+ * The rate limiter: at most N requests per client in any 60-second sliding window. The client address is
+ * the transport peer, unless that peer is a proxy named in `SERVICE_TRUSTED_PROXY`; then the first
+ * `X-Forwarded-For` entry (or `X-Real-IP`) counts. IPv6 clients are counted by their /64 network (one
+ * subscriber gets a whole /64, so counting single addresses would let one client rotate through them).
+ * Keys whose window has passed are evicted every 1024 checks, so there is no background timer.
  */
+import { isIP } from "node:net";
 import type { Context, MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ServiceError } from "../errors.js";
@@ -69,12 +71,28 @@ export function transportPeer(c: Context): string | undefined {
   }
 }
 
+/** Whether a transport peer is one of the trusted proxies (an IPv4-mapped peer counts as its IPv4 address). */
+export function isTrustedProxy(peer: string | undefined, trustedProxies: readonly string[]): boolean {
+  return peer !== undefined && trustedProxies.length > 0 && trustedProxies.includes(peer.replace(/^::ffff:/, ""));
+}
+
 /** The client address the limiter counts, honouring forwarding headers only from trusted proxies. */
 export function clientAddress(c: Context, peer: string | undefined, trustedProxies: string[]): string {
   const address = peer ?? "unknown";
-  if (trustedProxies.length === 0 || !trustedProxies.includes(address.replace(/^::ffff:/, ""))) return address;
+  if (!isTrustedProxy(peer, trustedProxies)) return address;
   const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
   return forwarded || c.req.header("X-Real-IP")?.trim() || address;
+}
+
+/** What the limiter counts a client address as: an IPv6 address by its /64 network, anything else as it is. */
+export function limiterKey(address: string): string {
+  const plain = address.replace(/^\[|\]$/g, "").split("%")[0]!;
+  if (isIP(plain) !== 6 || /^::ffff:\d/i.test(plain)) return address.replace(/^::ffff:/i, "");
+  const halves = plain.toLowerCase().split("::");
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const groups = halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail] : head;
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 /** The rate-limit middleware. */
@@ -87,7 +105,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const peerOf = options.peerAddress ?? transportPeer;
   return async (c, next) => {
     if (!new URL(c.req.url).pathname.startsWith("/api")) return next();
-    const waitMs = limiter.check(clientAddress(c, peerOf(c), trusted), now());
+    const waitMs = limiter.check(limiterKey(clientAddress(c, peerOf(c), trusted)), now());
     if (waitMs > 0) {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
       throw new ServiceError(429, "RATE_LIMITED", `too many requests: at most ${options.limit} per ${windowMs / 1000} s`, {

@@ -3,7 +3,7 @@
  * `retry in <N>s`, forwarding headers believed only from trusted proxies, eviction without a timer.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { SlidingWindowLimiter } from "../../../src/server/middleware/rate-limit.js";
+import { limiterKey, SlidingWindowLimiter } from "../../../src/server/middleware/rate-limit.js";
 import { startTestService, type TestService } from "../../support/service-harness.js";
 
 const services: TestService[] = [];
@@ -26,6 +26,27 @@ describe("SlidingWindowLimiter", () => {
     expect(limiter.size).toBe(1000);
     for (let i = 0; i < 24; i++) limiter.check("late", 5000);
     expect(limiter.size).toBe(1);
+  });
+});
+
+describe("limiterKey", () => {
+  it("counts IPv6 clients by their /64 network and everything else by its address", () => {
+    expect(limiterKey("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(limiterKey("2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(limiterKey("2001:db8::5")).toBe("2001:db8:0:0::/64");
+    expect(limiterKey("[2001:db8:1:2::9]")).toBe("2001:db8:1:2::/64");
+    expect(limiterKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(limiterKey("::1")).toBe("0:0:0:0::/64");
+    expect(limiterKey("::ffff:10.0.0.1")).toBe("10.0.0.1");
+    expect(limiterKey("192.0.2.7")).toBe("192.0.2.7");
+    expect(limiterKey("unknown")).toBe("unknown");
+  });
+
+  it("puts two addresses of one /64 in one window, and two /64s in two", () => {
+    const limiter = new SlidingWindowLimiter(1, 60_000);
+    expect(limiter.check(limiterKey("2001:db8:1:2::a"), 0)).toBe(0);
+    expect(limiter.check(limiterKey("2001:db8:1:2::b"), 1)).toBeGreaterThan(0);
+    expect(limiter.check(limiterKey("2001:db8:1:3::a"), 2)).toBe(0);
   });
 });
 

@@ -9,7 +9,7 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { failureResponse, jsonBody, jsonResponse, PipelineIdParam } from "../../openapi-shapes.js";
+import { engineWorkResponses, failureResponse, jsonBody, jsonResponse, PipelineIdParam } from "../../openapi-shapes.js";
 import type { StorageQuota, Store } from "../../store/store.js";
 import { ForkBody, Forked, ImportBody, Imported, ShareBody, ShareLandingSchema, ShareLinkSchema, ShareParams, TokenParam } from "./schemas.js";
 import { forkPipeline, importPipeline, revokeShare, shareLanding, shareLink, sharePipeline, sharesOf } from "./service.js";
@@ -24,6 +24,7 @@ const routes = {
   fork: createRoute({
     method: "post",
     path: "/api/pipelines/{id}/fork",
+    operationId: "forkPipeline",
     tags,
     summary: "Copy a pipeline you may read into a private pipeline you own",
     request: { params: PipelineIdParam, ...optionalBody("Fork") },
@@ -32,6 +33,7 @@ const routes = {
   share: createRoute({
     method: "post",
     path: "/api/pipelines/{id}/share",
+    operationId: "sharePipeline",
     tags,
     summary: "Create a share link (anyone holding it can read and import the pipeline until it expires or is revoked)",
     request: { params: PipelineIdParam, ...optionalBody("ShareRequest") },
@@ -40,6 +42,7 @@ const routes = {
   shares: createRoute({
     method: "get",
     path: "/api/pipelines/{id}/shares",
+    operationId: "listShares",
     tags,
     summary: "The share links of a pipeline, newest first, with their states",
     request: { params: PipelineIdParam },
@@ -48,6 +51,7 @@ const routes = {
   revoke: createRoute({
     method: "delete",
     path: "/api/pipelines/{id}/share/{token}",
+    operationId: "revokeShare",
     tags,
     summary: "Revoke a share link (at once; the landing document answers 410 afterwards)",
     request: { params: ShareParams },
@@ -56,6 +60,7 @@ const routes = {
   landing: createRoute({
     method: "get",
     path: "/api/share/{token}",
+    operationId: "getShare",
     tags,
     summary: "The public landing document of a share link (the token is the credential)",
     request: { params: TokenParam },
@@ -64,10 +69,12 @@ const routes = {
   import: createRoute({
     method: "post",
     path: "/api/pipelines/import",
+    operationId: "importPipeline",
     tags,
     summary: "Import a pipeline from strand+https://<host>/share/<token> or toml+https://<location>",
     request: jsonBody(ImportBody),
     responses: {
+      ...engineWorkResponses,
       201: jsonResponse(Imported, "the imported pipeline (private, yours) with its lint result"),
       400: failureResponse("INVALID_URL: another scheme, a private address, a redirect, an answer over 1 MiB; PARSE_ERROR: not a pipeline"),
       410: failureResponse("the share link expired or was revoked"),

@@ -7,7 +7,7 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
+import { engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import type { RunStatus } from "../../store/store.js";
 import {
   CreateRunBody,
@@ -33,10 +33,12 @@ const notFound = failureResponse("no such run (or not yours)");
 const createRunRoute = createRoute({
   method: "post",
   path: "/api/runs",
+  operationId: "createRun",
   tags: TAGS,
   summary: "Start a run of pipeline text or of a saved pipeline; the pipeline is validated first",
   request: jsonBody(CreateRunBody),
   responses: {
+    ...engineWorkResponses,
     201: jsonResponse(RunSchema, "the queued run"),
     400: jsonResponse(RunRefusal, "MISSING_FIELD, BAD_REQUEST, VALIDATE_ERROR (with findings) or RUN_ERROR (a target this server cannot use)"),
     404: failureResponse("pipeline_id names no pipeline you can read"),
@@ -46,6 +48,7 @@ const createRunRoute = createRoute({
 const listRunsRoute = createRoute({
   method: "get",
   path: "/api/runs",
+  operationId: "listRuns",
   tags: TAGS,
   summary: "Runs, newest first, a page at a time (stable while runs are created)",
   request: { query: RunListQuery },
@@ -55,25 +58,27 @@ const listRunsRoute = createRoute({
 const getRunRoute = createRoute({
   method: "get",
   path: "/api/runs/{id}",
+  operationId: "getRun",
   tags: TAGS,
   summary: "A run with the tail of its engine log",
   request: { params: RunIdParam },
   responses: { 200: jsonResponse(RunDetail, "the run"), 404: notFound },
 });
 
-const viewResponses = <R>(ok: R) => ({ 200: ok, 404: notFound });
+const viewResponses = <R>(ok: R) => ({ 200: ok, 404: notFound, ...engineWorkResponses });
 
 /** A GET view of one run, `/api/runs/{id}/<path>`. */
-const viewRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
-  createRoute({ method: "get", path: `/api/runs/{id}/${path}`, tags: TAGS, summary, request: { params: RunIdParam }, responses: viewResponses(jsonResponse(schema, summary)) });
+const viewRoute = <S extends z.ZodType>(path: string, operationId: string, summary: string, schema: S) =>
+  createRoute({ method: "get", path: `/api/runs/{id}/${path}`, operationId, tags: TAGS, summary, request: { params: RunIdParam }, responses: viewResponses(jsonResponse(schema, summary)) });
 
-const statusRoute = viewRoute("status", "Live status: nodes grouped by rule with job counts, timeline, resources", RunStatusView);
-const dagStatusRoute = viewRoute("dag-status", "The pipeline's DAG with per-node live status, job totals and an ETA", RunDagStatus);
-const resultsRoute = viewRoute("results", "Declared outputs that exist, with sizes", RunResultsView);
-const diagnosticsRoute = viewRoute("diagnostics", "Why jobs failed: one diagnosis per failed job from the rule engine", RunDiagnosticsView);
+const statusRoute = viewRoute("status", "getRunStatus", "Live status: nodes grouped by rule with job counts, timeline, resources", RunStatusView);
+const dagStatusRoute = viewRoute("dag-status", "getRunDagStatus", "The pipeline's DAG with per-node live status, job totals and an ETA", RunDagStatus);
+const resultsRoute = viewRoute("results", "getRunResults", "Declared outputs that exist, with sizes", RunResultsView);
+const diagnosticsRoute = viewRoute("diagnostics", "getRunDiagnostics", "Why jobs failed: one diagnosis per failed job from the rule engine", RunDiagnosticsView);
 const logsRoute = createRoute({
   method: "get",
   path: "/api/runs/{id}/logs",
+  operationId: "getRunLogs",
   tags: TAGS,
   summary: "A page of the engine's log or of one job's stdout/stderr",
   request: { params: RunIdParam, query: RunLogsQuery },
@@ -83,6 +88,7 @@ const control = (action: "cancel" | "pause" | "resume" | "retry", summary: strin
   createRoute({
     method: "post",
     path: `/api/runs/{id}/${action}`,
+    operationId: `${action}Run`,
     tags: TAGS,
     summary,
     request: { params: RunIdParam },

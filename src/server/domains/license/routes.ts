@@ -22,6 +22,7 @@ const LicenseStatusSchema = z
 const getLicense = createRoute({
   method: "get",
   path: "/api/license",
+  operationId: "getLicense",
   tags: ["license"],
   summary: "License status: type, validity, licensee, expiry, contact (informational only)",
   responses: { 200: { description: "the status", content: { "application/json": { schema: LicenseStatusSchema } } } },
@@ -30,6 +31,7 @@ const getLicense = createRoute({
 const uploadLicense = createRoute({
   method: "post",
   path: "/api/license/upload",
+  operationId: "uploadLicense",
   tags: ["license"],
   summary: "Install a commercial license after checking its Ed25519 signature",
   request: { body: { required: true, content: { "application/json": { schema: z.object({ license_data: z.string().max(65_536) }).openapi("LicenseUpload") } } } },

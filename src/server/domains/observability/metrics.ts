@@ -1,6 +1,6 @@
 /**
- * Runtime metrics of the service process and machine, as a JSON document and in the Prometheus text
- * exposition format. Counters the other domains own (runs, subscribers) come in through `MetricSources`.
+ * Runtime metrics of the service process and machine as a JSON document (the Prometheus view is
+ * `prometheus.ts`). Counters the other domains own (runs, subscribers) come in through `MetricSources`.
  */
 import { cpus, freemem, hostname, loadavg, totalmem } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -72,33 +72,6 @@ export class MetricsCollector {
   stop(): void {
     this.loop.disable();
   }
-}
-
-const HELP: Record<keyof MetricsDocument, [string, "gauge" | "counter"]> = {
-  cpu_pct: ["CPU used by the service process since the previous scrape, percent of one core", "gauge"],
-  load_average_1m: ["machine load average over one minute", "gauge"],
-  memory_total_mb: ["machine memory, MB", "gauge"],
-  memory_free_mb: ["free machine memory, MB", "gauge"],
-  memory_used_mb: ["used machine memory, MB", "gauge"],
-  rss_mb: ["resident memory of the service process, MB", "gauge"],
-  heap_used_mb: ["JavaScript heap in use, MB", "gauge"],
-  active_runs: ["runs running or paused", "gauge"],
-  queued_runs: ["runs waiting to start", "gauge"],
-  requests_total: ["HTTP requests served since start", "counter"],
-  sse_subscribers: ["event-stream subscribers connected", "gauge"],
-  event_loop_lag_ms: ["mean event-loop delay since the previous scrape, ms", "gauge"],
-  uptime_s: ["seconds since the service started", "counter"],
-};
-
-/** The Prometheus text exposition (version 0.0.4) of a metrics document. */
-export function prometheusText(metrics: MetricsDocument): string {
-  const lines: string[] = [];
-  for (const [key, value] of Object.entries(metrics) as [keyof MetricsDocument, number][]) {
-    const [help, type] = HELP[key];
-    const name = `strand_${key}`;
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`);
-  }
-  return `${lines.join("\n")}\n`;
 }
 
 /** Facts about the machine and process for `/api/system`. */

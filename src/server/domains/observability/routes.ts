@@ -1,20 +1,22 @@
 /**
  * HTTP adapter of the observability domain: `GET /api/health` (503 when the database is unreachable),
- * `GET /api/system`, `GET /api/metrics` (JSON, or the Prometheus text format for `Accept: text/plain`) and
- * `GET /api/audit` (administrators; the personal-mode user is one).
+ * `GET /api/system`, `GET /api/metrics` (JSON, or the Prometheus text format with `?format=prometheus` or an
+ * `Accept` of text/plain or OpenMetrics) and `GET /api/audit` (administrators; the personal-mode user is one).
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { failureResponse } from "../../openapi-shapes.js";
 import type { Store } from "../../store/store.js";
-import { MetricsCollector, prometheusText, systemDocument, type MetricSources } from "./metrics.js";
+import { MetricsCollector, systemDocument, type MetricSources } from "./metrics.js";
+import type { ServiceMetrics } from "./prometheus.js";
 import { AuditPage, AuditQuerySchema, HealthDocument } from "./schemas.js";
 import { healthDocument, type HealthContext } from "./service.js";
 
 const healthRoute = createRoute({
   method: "get",
   path: "/api/health",
+  operationId: "getHealth",
   tags: ["observability"],
   summary: "Availability: version, mode, license and the status of each component",
   responses: {
@@ -46,6 +48,7 @@ const SystemDocument = z
 const systemRoute = createRoute({
   method: "get",
   path: "/api/system",
+  operationId: "getSystem",
   tags: ["observability"],
   summary: "The machine and process the service runs on",
   responses: { 200: { description: "system information", content: { "application/json": { schema: SystemDocument } } } },
@@ -56,8 +59,10 @@ const MetricsDocumentSchema = z.record(z.string(), z.number()).openapi("Metrics"
 const metricsRoute = createRoute({
   method: "get",
   path: "/api/metrics",
+  operationId: "getMetrics",
   tags: ["observability"],
-  summary: "Runtime metrics as JSON, or in the Prometheus text format with Accept: text/plain",
+  summary: "Runtime metrics as JSON, or in the Prometheus text format with ?format=prometheus or Accept: text/plain",
+  request: { query: z.object({ format: z.enum(["json", "prometheus"]).optional().openapi({ description: "prometheus: the Prometheus text exposition format (as Accept: text/plain)" }) }) },
   responses: {
     200: {
       description: "the metrics",
@@ -69,6 +74,7 @@ const metricsRoute = createRoute({
 const auditRoute = createRoute({
   method: "get",
   path: "/api/audit",
+  operationId: "listAudit",
   tags: ["observability"],
   summary: "The audit log, newest first: every state-changing request (administrators)",
   request: { query: AuditQuerySchema },
@@ -82,6 +88,14 @@ const auditRoute = createRoute({
 export interface ObservabilityContext extends HealthContext {
   store: Store;
   dataDir: string;
+  /** The Prometheus registry the service's instruments write to. */
+  prometheus: ServiceMetrics;
+}
+
+/** Whether a metrics request asks for the Prometheus text format (by query, or by Accept without JSON). */
+function wantsPrometheus(format: string | undefined, accept: string): boolean {
+  if (format !== undefined) return format === "prometheus";
+  return /text\/plain|application\/openmetrics-text/.test(accept) && !/application\/json/.test(accept);
 }
 
 /** The observability router. */
@@ -99,14 +113,13 @@ export function observabilityRoutes(context: ObservabilityContext, sources: Metr
     const page = await context.store.listAudit({ limit: query.limit, cursor: query.cursor, user: query.user, action: query.action });
     return c.json({ items: page.items.map(({ id, time, actor, action, resource, result, ip }) => ({ id, time, user: actor, action, resource, result, ip })), next_cursor: page.next_cursor }, 200);
   });
-  router.openapi(metricsRoute, (c) => {
-    const metrics = collector.snapshot();
-    const accept = c.req.header("Accept") ?? "";
-    if (/text\/plain/.test(accept) && !/application\/json/.test(accept)) {
+  router.openapi(metricsRoute, async (c) => {
+    if (wantsPrometheus(c.req.valid("query").format, c.req.header("Accept") ?? "")) {
+      const { text, contentType } = await context.prometheus.exposition();
       // The typed helper expects JSON; the Prometheus text is a plain Response the route also documents.
-      return new Response(prometheusText(metrics), { status: 200, headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" } }) as never;
+      return new Response(text, { status: 200, headers: { "Content-Type": contentType } }) as never;
     }
-    return c.json(metrics as unknown as Record<string, number>, 200);
+    return c.json(collector.snapshot() as unknown as Record<string, number>, 200);
   });
   return router;
 }

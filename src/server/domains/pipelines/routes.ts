@@ -8,7 +8,7 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { Deleted, failureResponse, jsonBody, jsonResponse, PipelineIdParam, PipelineSummary, SavedPipeline, SavedPipelineWithValidation } from "../../openapi-shapes.js";
+import { Deleted, engineWorkResponses, failureResponse, jsonBody, jsonResponse, PipelineIdParam, PipelineSummary, SavedPipeline, SavedPipelineWithValidation } from "../../openapi-shapes.js";
 import type { StorageQuota, Store } from "../../store/store.js";
 import { TOOLING_NAMES } from "../workflow/service.js";
 import * as schemas from "./schemas.js";
@@ -29,6 +29,7 @@ const routes = {
   list: createRoute({
     method: "get",
     path: "/api/pipelines",
+    operationId: "listPipelines",
     tags,
     summary: "Saved pipelines the caller may read, newest update first (at most 100; without their text)",
     request: { query: schemas.ListQuery },
@@ -37,14 +38,16 @@ const routes = {
   create: createRoute({
     method: "post",
     path: "/api/pipelines",
+    operationId: "createPipeline",
     tags,
     summary: "Save a pipeline (a draft with lint errors may be saved; its findings come back)",
     request: jsonBody(schemas.CreatePipelineBody),
-    responses: { 201: jsonResponse(SavedPipelineWithValidation, "the saved pipeline and its lint result"), 400: failureResponse("missing toml_content (MISSING_FIELD), or text that does not parse or has no [workflow].name (PARSE_ERROR)") },
+    responses: { ...engineWorkResponses, 201: jsonResponse(SavedPipelineWithValidation, "the saved pipeline and its lint result"), 400: failureResponse("missing toml_content (MISSING_FIELD), or text that does not parse or has no [workflow].name (PARSE_ERROR)") },
   }),
   read: createRoute({
     method: "get",
     path: "/api/pipelines/{id}",
+    operationId: "getPipeline",
     tags,
     summary: "One saved pipeline (a translation's draft id is not a saved id: 404)",
     request: { params: PipelineIdParam },
@@ -53,10 +56,11 @@ const routes = {
   update: createRoute({
     method: "put",
     path: "/api/pipelines/{id}",
+    operationId: "updatePipeline",
     tags,
     summary: "Change a pipeline; the previous content stays as a revision",
     request: { params: PipelineIdParam, ...jsonBody(schemas.UpdatePipelineBody) },
-    responses: {
+    responses: { ...engineWorkResponses,
       200: jsonResponse(SavedPipelineWithValidation, "the pipeline and its lint result"),
       400: failureResponse("nothing to change, or text that does not parse"),
       403: failureResponse("someone else's pipeline"),
@@ -67,6 +71,7 @@ const routes = {
   remove: createRoute({
     method: "delete",
     path: "/api/pipelines/{id}",
+    operationId: "deletePipeline",
     tags,
     summary: "Delete a pipeline with its revisions and share links (its runs stay)",
     request: { params: PipelineIdParam },
@@ -75,6 +80,7 @@ const routes = {
   revisions: createRoute({
     method: "get",
     path: "/api/pipelines/{id}/revisions",
+    operationId: "listRevisions",
     tags,
     summary: "Every revision of a pipeline, newest first (the first is the current content)",
     request: { params: PipelineIdParam },
@@ -83,6 +89,7 @@ const routes = {
   prune: createRoute({
     method: "delete",
     path: "/api/pipelines/{id}/revisions",
+    operationId: "pruneRevisions",
     tags,
     summary: "Delete all but the newest `keep` revisions (frees storage quota; the current content stays)",
     request: { params: PipelineIdParam, query: schemas.PruneQuery },
@@ -91,6 +98,7 @@ const routes = {
   revision: createRoute({
     method: "get",
     path: "/api/pipelines/{id}/revisions/{rev}",
+    operationId: "getRevision",
     tags,
     summary: "One revision with its content, by number or id",
     request: { params: schemas.RevisionParams },
@@ -99,18 +107,20 @@ const routes = {
   rollback: createRoute({
     method: "post",
     path: "/api/pipelines/{id}/rollback",
+    operationId: "rollbackPipeline",
     tags,
     summary: "Restore an earlier revision's content and name, as a new revision",
     request: { params: PipelineIdParam, ...jsonBody(schemas.RollbackBody) },
-    responses: { 200: jsonResponse(SavedPipelineWithValidation, "the pipeline as restored"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown pipeline or revision") },
+    responses: { ...engineWorkResponses, 200: jsonResponse(SavedPipelineWithValidation, "the pipeline as restored"), 403: failureResponse("someone else's pipeline"), 404: failureResponse("unknown pipeline or revision") },
   }),
   search: createRoute({
     method: "post",
     path: "/api/pipelines/search",
+    operationId: "searchPipelines",
     tags,
     summary: "Search saved pipelines (that the caller may read) and templates by name, tags and content, ranked",
     request: jsonBody(schemas.SearchBody),
-    responses: { 200: jsonResponse(schemas.SearchResult, "ranked hits"), 400: failureResponse("an empty query (SEARCH_ERROR)") },
+    responses: { ...engineWorkResponses, 200: jsonResponse(schemas.SearchResult, "ranked hits"), 400: failureResponse("an empty query (SEARCH_ERROR)") },
   }),
 };
 

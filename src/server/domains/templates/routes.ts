@@ -5,7 +5,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { noteAudit } from "../../middleware/audit.js";
-import { Deleted, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
+import { Deleted, engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import type { Store } from "../../store/store.js";
 import { NewTemplateBody, TemplateIdParam, TemplateList, TemplateSchema, TemplateWithValidation } from "./schemas.js";
 import { addTemplate, allTemplates, oneTemplate, removeTemplate } from "./service.js";
@@ -13,6 +13,7 @@ import { addTemplate, allTemplates, oneTemplate, removeTemplate } from "./servic
 const listRoute = createRoute({
   method: "get",
   path: "/api/templates",
+  operationId: "listTemplates",
   tags: ["templates"],
   summary: "Every template: the built-in ones, then those users added",
   responses: { 200: jsonResponse(TemplateList, "all templates, whole") },
@@ -21,10 +22,12 @@ const listRoute = createRoute({
 const createRouteDef = createRoute({
   method: "post",
   path: "/api/templates",
+  operationId: "createTemplate",
   tags: ["templates"],
   summary: "Add a template (it must parse as a pipeline; its lint result comes back)",
   request: jsonBody(NewTemplateBody),
   responses: {
+    ...engineWorkResponses,
     201: jsonResponse(TemplateWithValidation, "the new template with its lint result"),
     400: failureResponse("a missing field, or TOML that does not parse (PARSE_ERROR)"),
     409: failureResponse("a template with that name exists"),
@@ -34,6 +37,7 @@ const createRouteDef = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/api/templates/{id}",
+  operationId: "getTemplate",
   tags: ["templates"],
   summary: "One template, by id, built-in slug or exact name",
   request: { params: TemplateIdParam },
@@ -43,6 +47,7 @@ const getRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/api/templates/{id}",
+  operationId: "deleteTemplate",
   tags: ["templates"],
   summary: "Delete a template you added (built-in ones cannot be deleted)",
   request: { params: TemplateIdParam },

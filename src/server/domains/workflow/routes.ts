@@ -7,20 +7,35 @@ import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { EngineError } from "../../../engine/findings.js";
 import { bodyHook } from "../../body-hook.js";
 import { ServiceError } from "../../errors.js";
-import { DagResult, failureResponse, jsonBody, jsonResponse, LintResult } from "../../openapi-shapes.js";
+import { DagResult, engineWorkResponses, failureResponse, jsonBody, jsonResponse, LintResult } from "../../openapi-shapes.js";
 import * as schemas from "./schemas.js";
 import * as tooling from "./service.js";
+
+/** The operation id of a tool: `validatePipeline`, `diffPipelines`, `pipelineStats`, … */
+const TOOL_OPERATION: Record<(typeof tooling.TOOLING_NAMES)[number], string> = {
+  parse: "parsePipeline",
+  validate: "validatePipeline",
+  prepare: "preparePipeline",
+  dag: "pipelineDag",
+  format: "formatPipeline",
+  lint: "lintPipeline",
+  stats: "pipelineStats",
+  diff: "diffPipelines",
+  export: "exportPipeline",
+};
 
 function toolRoute(name: (typeof tooling.TOOLING_NAMES)[number], summary: string, body: z.ZodType, result: z.ZodType) {
   return createRoute({
     method: "post",
     path: `/api/pipelines/${name}`,
+    operationId: TOOL_OPERATION[name],
     tags: ["pipeline tooling"],
     summary,
     request: jsonBody(body),
     responses: {
       200: jsonResponse(result, "the result"),
       400: failureResponse("a missing field, or a pipeline the engine refuses"),
+      ...engineWorkResponses,
     },
   });
 }
