@@ -36,7 +36,7 @@ import { compression } from "./middleware/compression.js";
 import { corsPolicy } from "./middleware/cors.js";
 import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-headers.js";
 import { clientAddress, rateLimit, transportPeer } from "./middleware/rate-limit.js";
-import { applySecurityHeaders, securityHeaders } from "./middleware/security-headers.js";
+import { applySecurityHeaders, securityHeaders, servedOverHttps } from "./middleware/security-headers.js";
 import { tracing } from "./middleware/tracing.js";
 import { createLogger, type Logger } from "./logger.js";
 import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
@@ -44,6 +44,7 @@ import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
+import { withCachedListing } from "./store/cached-listing.js";
 import type { StorageQuota, Store } from "./store/store.js";
 
 export type ServiceMode = "personal" | "team" | "hpc";
@@ -156,6 +157,8 @@ export interface ServiceApp {
   supervisor: RunSupervisor;
   /** Settles once runs left by a previous service process are started, re-attached or finished. */
   recovered: Promise<void>;
+  /** The store as the app uses it (pipeline listings cached); write through it so listings see the change at once. */
+  store: Store;
 }
 
 /** POST paths that change nothing: the tooling and search (not audited). */
@@ -164,7 +167,7 @@ const STATELESS_POSTS = new RegExp(`^/api/pipelines/(${[...TOOLING_NAMES, "searc
 /** Builds the service app. */
 export function createApp(options: AppOptions): ServiceApp {
   const mode = options.mode ?? "personal";
-  const { store } = options;
+  const store = withCachedListing(options.store);
   const logger = options.logger ?? createLogger({ level: process.env.SERVICE_LOG_LEVEL });
   const app = new OpenAPIHono({
     // Schema failures become 400 BAD_REQUEST naming the fields, in the error body like every failure.
@@ -181,7 +184,7 @@ export function createApp(options: AppOptions): ServiceApp {
     ["tracing", tracing({ logger, trustedProxies: options.trustedProxies, onRequest: (record) => prometheus.recordRequest(record) })],
     ["cors", corsPolicy(options.corsOrigins ?? [])],
     ["rate-limit", rateLimit({ limit: options.rateLimit ?? 100, trustedProxies: options.trustedProxies })],
-    ["security-headers", securityHeaders()],
+    ["security-headers", securityHeaders(options.trustedProxies)],
     ["license-headers", licenseHeaders(options.version)],
   ];
   for (const [, handler] of chain) app.use("*", handler);
@@ -276,11 +279,9 @@ export function createApp(options: AppOptions): ServiceApp {
   });
 
   const content = new StaticContent(options.webRoot ?? DEFAULT_WEB_ROOT, normaliseBasePath(options.basePath));
+  app.use("/assets/*", ...content.assetHandlers());
   app.get("/assets/*", (c) => {
-    const relative = decodeURIComponent(new URL(c.req.url).pathname.slice("/assets/".length));
-    const response = content.asset(c, relative);
-    if (!response) throw new ServiceError(404, "NOT_FOUND", `no such asset: ${relative}`);
-    return response;
+    throw new ServiceError(404, "NOT_FOUND", `no such asset: ${new URL(c.req.url).pathname}`);
   });
 
   app.notFound((c) => {
@@ -293,11 +294,11 @@ export function createApp(options: AppOptions): ServiceApp {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
     const response = errorResponse(c, mapped, logger);
     // Middleware inside the one that failed did not run: the headers every response carries are set here.
-    applySecurityHeaders(response.headers, new URL(c.req.url).protocol === "https:");
+    applySecurityHeaders(response.headers, servedOverHttps(c, options.trustedProxies ?? []));
     applyLicenseHeaders(response.headers, options.version);
     return response;
   });
-  return { app, middleware: chain.map(([name]) => name), supervisor, recovered };
+  return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store };
 }
 
 let fallbackRunsDir: string | undefined;

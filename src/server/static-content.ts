@@ -1,25 +1,16 @@
 /**
  * Static content: `/assets/*` (content-hashed files, cached for a year and immutable) and `index.html` for
- * every other non-API path (client-side routes), served `no-cache` with the base path injected. The index
- * is read and rewritten once per process. Until the browser app is built into `dist/web/`, a minimal page
- * stands in for it.
+ * every other non-API path (client-side routes), served `no-cache` with the base path injected. Assets go
+ * through `@hono/node-server`'s static middleware (MIME types, Range requests, streamed bodies, a
+ * precompressed `.br`/`.gz` beside a file when the client accepts it) with an ETag from the file's size and
+ * time, so a conditional request is answered 304. The index is read and rewritten once per process. Until
+ * the browser app is built into `dist/web/`, a minimal page stands in for it.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { extname, join, normalize, sep } from "node:path";
-import type { Context } from "hono";
-
-const TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".json": "application/json; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-};
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import type { MiddlewareHandler } from "hono";
+import { etag } from "hono/etag";
 
 const PLACEHOLDER = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>strand</title></head>
@@ -57,20 +48,25 @@ export class StaticContent {
     return this.index;
   }
 
-  /** Answers `/assets/<path>` from the root's assets folder, or undefined when there is no such file. */
-  asset(c: Context, relative: string): Response | undefined {
-    const assets = join(this.root, "assets");
-    const path = normalize(join(assets, relative));
-    // Never outside the assets folder, whatever the URL says.
-    if (!path.startsWith(assets + sep)) return undefined;
-    try {
-      if (!statSync(path).isFile()) return undefined;
-    } catch {
-      return undefined;
-    }
-    return c.body(readFileSync(path), 200, {
-      "Content-Type": TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
-      "Cache-Control": "public, max-age=31536000, immutable",
-    });
+  /**
+   * The handlers of `GET /assets/*`, outermost first: conditional requests (304 for a matching
+   * `If-None-Match`), an ETag from the file's size and modification time, the year-long immutable cache, and
+   * the file itself. A path that is not a file under the root falls through to the next handler.
+   */
+  assetHandlers(): MiddlewareHandler[] {
+    const statEtag: MiddlewareHandler = async (c, next) => {
+      await next();
+      const modified = c.res.headers.get("Last-Modified");
+      if (c.res.ok && modified && !c.res.headers.has("ETag")) {
+        // The full size, not a range's, with the encoding, so every variant of a file has its own tag.
+        const size = c.res.headers.get("Content-Range")?.split("/")[1] ?? c.res.headers.get("Content-Length") ?? "";
+        c.res.headers.set("ETag", `W/"${size}-${Date.parse(modified).toString(36)}${c.res.headers.get("Content-Encoding") ?? ""}"`);
+      }
+    };
+    const immutable: MiddlewareHandler = async (c, next) => {
+      await next();
+      if (c.res.ok || c.res.status === 206) c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
+    };
+    return [etag(), statEtag, immutable, serveStatic({ root: this.root, precompressed: true })];
   }
 }

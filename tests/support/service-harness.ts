@@ -41,7 +41,7 @@ export async function startTestService(options: Partial<AppOptions> = {}): Promi
   const temp = options.store ? undefined : await openTempStore();
   const store = options.store ?? temp!.store;
   const logger = createLogger({ level: "debug", destination });
-  const { app, supervisor } = createApp({ version: "9.9.9-test", logger, dataDir: temp?.dataDir, ...options, store });
+  const { app, supervisor, store: appStore } = createApp({ version: "9.9.9-test", logger, dataDir: temp?.dataDir, ...options, store });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
@@ -51,7 +51,7 @@ export async function startTestService(options: Partial<AppOptions> = {}): Promi
     lines,
     logs,
     logText: () => raw.join(""),
-    store,
+    store: appStore,
     dataDir: options.dataDir ?? temp?.dataDir,
     supervisor,
     close: () =>

@@ -1,6 +1,7 @@
 /**
  * Response compression by `Accept-Encoding`: brotli first, then gzip. Event streams are never compressed
- * (a compressor would hold events back), nor are small bodies, images or bodies already encoded.
+ * (a compressor would hold events back), nor are small bodies, images, bodies already encoded (a
+ * precompressed asset) and partial content (a compressed range would not be the range asked for).
  */
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
@@ -33,7 +34,7 @@ export function compression(): MiddlewareHandler {
     await next();
     const res = c.res;
     const type = res.headers.get("Content-Type") ?? "";
-    if (res.headers.has("Content-Encoding") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
+    if (res.headers.has("Content-Encoding") || res.status === 206 || res.headers.has("Content-Range") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
     res.headers.append("Vary", "Accept-Encoding");
     const encoding = chooseEncoding(c.req.header("Accept-Encoding"));
     // The body is looked at last: touching it makes the server adapter build a full stream for the response.

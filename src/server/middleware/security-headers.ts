@@ -1,8 +1,10 @@
 /**
  * Security headers on every response: a content security policy suited to the single-page app,
- * `nosniff`, no referrer, no framing, and HSTS when the request came over HTTPS.
+ * `nosniff`, no referrer, no framing, and HSTS when the request came over HTTPS — directly, or through a
+ * trusted reverse proxy (`SERVICE_TRUSTED_PROXY`) that says so with `X-Forwarded-Proto: https`.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { isTrustedProxy, transportPeer } from "./rate-limit.js";
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
@@ -16,10 +18,17 @@ export function applySecurityHeaders(headers: Headers, https: boolean): void {
   if (https) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
 }
 
+/** Whether the client reached the service over HTTPS: the request's own scheme, or a trusted proxy's word. */
+export function servedOverHttps(c: Context, trustedProxies: readonly string[]): boolean {
+  if (new URL(c.req.url).protocol === "https:") return true;
+  const forwarded = c.req.header("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase();
+  return forwarded === "https" && isTrustedProxy(transportPeer(c), trustedProxies);
+}
+
 /** The security-headers middleware. */
-export function securityHeaders(): MiddlewareHandler {
+export function securityHeaders(trustedProxies: readonly string[] = []): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    applySecurityHeaders(c.res.headers, new URL(c.req.url).protocol === "https:");
+    applySecurityHeaders(c.res.headers, servedOverHttps(c, trustedProxies));
   };
 }

@@ -31,4 +31,17 @@ describe("headers on every response", () => {
       expect(response.headers.get("X-Request-Id")).toBeTruthy();
     }
   });
+
+  it("turn on HSTS when a trusted proxy says the client used HTTPS, and only then", async () => {
+    const proto = { "X-Forwarded-Proto": "https" };
+    expect((await fetch(`${service.url}/api/health`, { headers: proto })).headers.get("Strict-Transport-Security")).toBeNull();
+    const proxied = await startTestService({ trustedProxies: ["127.0.0.1"] });
+    try {
+      expect((await fetch(`${proxied.url}/api/health`, { headers: proto })).headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+      expect((await fetch(`${proxied.url}/api/missing`, { headers: proto })).headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+      expect((await fetch(`${proxied.url}/api/health`, { headers: { "X-Forwarded-Proto": "http" } })).headers.get("Strict-Transport-Security")).toBeNull();
+    } finally {
+      await proxied.close();
+    }
+  });
 });

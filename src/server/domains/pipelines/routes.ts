@@ -127,11 +127,18 @@ const routes = {
 /** The saved-pipelines router; `quota` bounds the revision text kept per pipeline and per owner. */
 export function savedPipelineRoutes(store: Store, options: { quota?: StorageQuota } = {}): OpenAPIHono {
   const quota = options.quota ?? DEFAULT_QUOTA;
+  const serialized = new WeakMap<object, string>();
   const router = new OpenAPIHono();
   router.openapi(routes.list, async (c) => {
     const caller = callerOf(c);
     const pipelines = await store.listPipelines({ limit: c.req.valid("query").limit ?? 100, visibleTo: caller.admin ? undefined : caller.id });
-    return c.json(pipelines, 200);
+    // The store hands out the same rows until a pipeline changes: their JSON is made once too.
+    let json = serialized.get(pipelines);
+    if (json === undefined) {
+      json = JSON.stringify(pipelines);
+      serialized.set(pipelines, json);
+    }
+    return c.body(json, 200, { "Content-Type": "application/json" }) as never;
   });
   router.openapi(
     routes.create,

@@ -1,0 +1,71 @@
+/**
+ * The cached pipeline listing: served from memory until a pipeline changes through the store, or past its
+ * time to live (a change by another process sharing the database); never a stale answer to the process
+ * that made the change.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { withCachedListing } from "../../../src/server/store/cached-listing.js";
+import type { Store } from "../../../src/server/store/store.js";
+import { openTempStore, type TempStore } from "../../support/temp-store.js";
+
+const opened: TempStore[] = [];
+afterEach(async () => Promise.all(opened.splice(0).map((temp) => temp.dispose())));
+
+async function fresh(): Promise<{ raw: Store; cached: Store; clock: { now: number } }> {
+  const temp = await openTempStore();
+  opened.push(temp);
+  const clock = { now: 0 };
+  return { raw: temp.store, cached: withCachedListing(temp.store, { ttlMs: 1000, now: () => clock.now }), clock };
+}
+
+const toml = (name: string) => `[workflow]\nname = "${name}"\n`;
+
+describe("withCachedListing", () => {
+  it("answers a repeated listing with the same rows, and a new listing after every change made through it", async () => {
+    const { cached } = await fresh();
+    const first = await cached.createPipeline({ name: "a", toml_content: toml("a"), owner: "alice" });
+    const listing = await cached.listPipelines({ limit: 100 });
+    expect(listing.map((pipeline) => pipeline.name)).toEqual(["a"]);
+    expect(await cached.listPipelines({ limit: 100 })).toBe(listing);
+    await cached.updatePipeline(first.id, { name: "a2" });
+    expect((await cached.listPipelines({ limit: 100 })).map((pipeline) => pipeline.name)).toEqual(["a2"]);
+    const second = await cached.createPipeline({ name: "b", toml_content: toml("b"), owner: "bob" });
+    expect((await cached.listPipelines({ limit: 100 })).map((pipeline) => pipeline.name)).toEqual(["b", "a2"]);
+    await cached.rollbackPipeline(first.id, 1);
+    expect((await cached.listPipelines({ limit: 100 })).map((pipeline) => pipeline.name)).toEqual(["a", "b"]);
+    await cached.deletePipeline(second.id);
+    expect((await cached.listPipelines({ limit: 100 })).map((pipeline) => pipeline.name)).toEqual(["a"]);
+  });
+
+  it("keeps listings apart by reader and page size", async () => {
+    const { cached } = await fresh();
+    await cached.createPipeline({ name: "mine", toml_content: toml("mine"), owner: "alice" });
+    await cached.createPipeline({ name: "theirs", toml_content: toml("theirs"), owner: "bob" });
+    expect((await cached.listPipelines({ visibleTo: "alice" })).map((pipeline) => pipeline.name)).toEqual(["mine"]);
+    expect((await cached.listPipelines({ visibleTo: "bob" })).map((pipeline) => pipeline.name)).toEqual(["theirs"]);
+    expect(await cached.listPipelines({ limit: 1 })).toHaveLength(1);
+    expect(await cached.listPipelines({ limit: 2 })).toHaveLength(2);
+  });
+
+  it("sees a change made behind its back (another process) once the time to live has passed", async () => {
+    const { raw, cached, clock } = await fresh();
+    expect(await cached.listPipelines()).toEqual([]);
+    await raw.createPipeline({ name: "elsewhere", toml_content: toml("elsewhere"), owner: "alice" });
+    clock.now = 999;
+    expect(await cached.listPipelines()).toEqual([]);
+    clock.now = 1000;
+    expect((await cached.listPipelines()).map((pipeline) => pipeline.name)).toEqual(["elsewhere"]);
+  });
+
+  it("does not keep a failed read, and leaves every other method to the store", async () => {
+    const { raw } = await fresh();
+    let fail = true;
+    const flaky = Object.create(raw, { listPipelines: { value: (query: unknown) => (fail ? Promise.reject(new Error("down")) : raw.listPipelines(query as never)) } }) as Store;
+    const cached = withCachedListing(flaky);
+    await expect(cached.listPipelines()).rejects.toThrow("down");
+    fail = false;
+    expect(await cached.listPipelines()).toEqual([]);
+    expect(cached.kind).toBe("sqlite");
+    await expect(cached.ping()).resolves.toBeUndefined();
+  });
+});
