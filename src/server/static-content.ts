@@ -67,6 +67,8 @@ export class StaticContent {
       await next();
       if (c.res.ok || c.res.status === 206) c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
     };
-    return [etag(), statEtag, immutable, serveStatic({ root: this.root, precompressed: true })];
+    // Without a built app there is nothing to serve (and serveStatic would print its own warning).
+    const files: MiddlewareHandler = existsSync(this.root) ? serveStatic({ root: this.root, precompressed: true }) : (_c, next) => next();
+    return [etag(), statEtag, immutable, files];
   }
 }

@@ -13,6 +13,7 @@ const under = (folder: string) => (module: string) => module.startsWith(`${folde
 const inEngine = under("src/engine");
 const inServer = under("src/server");
 const inCli = under("src/cli");
+const inClient = under("src/client");
 
 /** The domain a module belongs to (`src/server/domains/<domain>/…`), or undefined. */
 function domainOf(module: string): string | undefined {
@@ -52,6 +53,11 @@ describe("the import graph of src/", () => {
       return source !== undefined && target !== undefined && source !== target && to !== `src/server/domains/${target}/service.ts`;
     });
     expect(crossing).toEqual([]);
+  });
+
+  it("keeps the typed client self-contained (it runs in browsers): it imports nothing else of src/", () => {
+    expect([...graph.keys()].filter(inClient).length).toBeGreaterThan(0);
+    expect(offendingEdges(graph, (from, to) => inClient(from) && !inClient(to))).toEqual([]);
   });
 
   it("has no two domains depending on each other in a circle", () => {
