@@ -988,7 +988,19 @@ export interface components {
             warnings: components["schemas"]["Finding"][];
         };
         Metrics: {
-            [key: string]: number;
+            active_runs: number;
+            cpu_pct: number;
+            event_loop_lag_ms: number;
+            heap_used_mb: number;
+            load_average_1m: number;
+            memory_free_mb: number;
+            memory_total_mb: number;
+            memory_used_mb: number;
+            queued_runs: number;
+            requests_total: number;
+            rss_mb: number;
+            sse_subscribers: number;
+            uptime_s: number;
         };
         NewTemplate: {
             /** @description default: [workflow].description */
@@ -1147,7 +1159,26 @@ export interface components {
             eta_ms: number | null;
             failed: number;
             nodes?: {
-                [key: string]: unknown;
+                environment: string;
+                id: string;
+                /** @description the node's jobs by state (one job for a job node) */
+                jobs: {
+                    completed: number;
+                    failed: number;
+                    running: number;
+                    skipped: number;
+                    total: number;
+                };
+                label: string;
+                level: number;
+                memory: string | null;
+                rule: string;
+                /**
+                 * @description the node's state in this run
+                 * @enum {string}
+                 */
+                status: "pending" | "running" | "completed" | "failed" | "skipped";
+                threads: number;
             }[];
             pending: number;
             running: number;

@@ -14,7 +14,7 @@ import type { components, paths } from "./api-types.js";
 export type { components, operations, paths } from "./api-types.js";
 
 /** The client: one method per HTTP verb (`GET`, `POST`, …), each taking a documented path. */
-export type ServiceClient = Client<paths>;
+export type ServiceClient = Client<paths, "application/json">;
 
 /** The error body every failure answers with. */
 export type ServiceErrorBody = components["schemas"]["Error"];
@@ -34,7 +34,7 @@ export interface ServiceClientOptions {
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  return createClient<paths>({
+  return createClient<paths, "application/json">({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers,
     ...(options.fetch ? { fetch: options.fetch } : {}),

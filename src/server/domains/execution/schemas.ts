@@ -91,8 +91,15 @@ export const RunStatusView = z
   })
   .openapi("RunStatusView");
 
+const JobCounts = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int() });
+
 export const RunDagStatus = DagResult.extend({
-  nodes: z.array(z.record(z.string(), z.unknown()).openapi({ description: "a DAG node with status and jobs" })),
+  nodes: z.array(
+    DagResult.shape.nodes.element.extend({
+      status: z.enum(["pending", "running", "completed", "failed", "skipped"]).openapi({ description: "the node's state in this run" }),
+      jobs: JobCounts.openapi({ description: "the node's jobs by state (one job for a job node)" }),
+    }),
+  ),
   status: z.string(),
   completed: z.number().int(),
   failed: z.number().int(),

@@ -54,7 +54,23 @@ const systemRoute = createRoute({
   responses: { 200: { description: "system information", content: { "application/json": { schema: SystemDocument } } } },
 });
 
-const MetricsDocumentSchema = z.record(z.string(), z.number()).openapi("Metrics");
+const MetricsDocumentSchema = z
+  .object({
+    cpu_pct: z.number(),
+    load_average_1m: z.number(),
+    memory_total_mb: z.number(),
+    memory_free_mb: z.number(),
+    memory_used_mb: z.number(),
+    rss_mb: z.number(),
+    heap_used_mb: z.number(),
+    active_runs: z.number().int(),
+    queued_runs: z.number().int(),
+    requests_total: z.number().int(),
+    sse_subscribers: z.number().int(),
+    event_loop_lag_ms: z.number(),
+    uptime_s: z.number(),
+  })
+  .openapi("Metrics");
 
 const metricsRoute = createRoute({
   method: "get",
@@ -119,7 +135,7 @@ export function observabilityRoutes(context: ObservabilityContext, sources: Metr
       // The typed helper expects JSON; the Prometheus text is a plain Response the route also documents.
       return new Response(text, { status: 200, headers: { "Content-Type": contentType } }) as never;
     }
-    return c.json(collector.snapshot() as unknown as Record<string, number>, 200);
+    return c.json(collector.snapshot(), 200);
   });
   return router;
 }

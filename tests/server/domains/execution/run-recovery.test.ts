@@ -11,7 +11,8 @@ import type { ResultPromise } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { serve, type Served } from "../../../support/strand-serve.js";
-import { call, chainPipeline, waitForRun } from "../../../support/run-client.js";
+import { expectData } from "../../../../src/client/service-client.js";
+import { chainPipeline, metricsOf, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
 
 assertBuilt();
 
@@ -35,6 +36,11 @@ async function killHard(served: Served): Promise<void> {
   await served.process;
 }
 
+/** Creates a run of `toml_content` on the service at `base` and answers its id. */
+async function createRun(base: string, toml_content: string): Promise<string> {
+  return expectData(await serviceClient(base).POST("/api/runs", { body: { toml_content } })).id;
+}
+
 function dataFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), "strand-recovery-"));
   folders.push(folder);
@@ -50,31 +56,33 @@ describe("runs across a service restart", () => {
       ["fast", "cat {input[0]} > {output[0]}"],
       ["last", "cat {input[0]} > {output[0]}"],
     ]);
-    const id = (await call(first.url, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const id = await createRun(first.url, pipeline);
     await waitForRun(first.url, id, (run) => run.counts.running === 1);
     await killHard(first);
 
     const second = await serveOn(data);
+    const client = serviceClient(second.url);
     // Re-attached: the run is still running (its engine never stopped), then ends as the engine says.
-    expect((await call(second.url, "GET", `/api/runs/${id}`)).body.status).toBe("running");
+    expect(expectData(await client.GET("/api/runs/{id}", { params: { path: { id } } })).status).toBe("running");
     const run = await waitForRun(second.url, id);
     expect(run).toMatchObject({ status: "completed", exit_code: 0, error: null, counts: { total: 3, completed: 3, failed: 0, running: 0, skipped: 0, pending: 0 } });
-    const status = (await call(second.url, "GET", `/api/runs/${id}/status`)).body;
-    expect(status.nodes.map((node: { status: string }) => node.status)).toEqual(["completed", "completed", "completed"]);
-    expect((await call(second.url, "GET", "/api/metrics")).body.active_runs).toBe(0);
+    const status = expectData(await client.GET("/api/runs/{id}/status", { params: { path: { id } } }));
+    expect(status.nodes.map((node) => node.status)).toEqual(["completed", "completed", "completed"]);
+    expect((await metricsOf(client)).active_runs).toBe(0);
     await killHard(second);
   });
 
   it("can still cancel a re-attached run", async () => {
     const data = dataFolder();
     const first = await serveOn(data);
-    const id = (await call(first.url, "POST", "/api/runs", { toml_content: chainPipeline("long", [["wait", "sleep 60; touch {output[0]}"]]) })).body.id;
+    const id = await createRun(first.url, chainPipeline("long", [["wait", "sleep 60; touch {output[0]}"]]));
     await waitForRun(first.url, id, (run) => run.counts.running === 1);
     await killHard(first);
     const second = await serveOn(data);
+    const client = serviceClient(second.url);
     await waitForRun(second.url, id, (run) => run.status === "running");
-    expect((await call(second.url, "POST", `/api/runs/${id}/pause`)).body.status).toBe("paused");
-    expect((await call(second.url, "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
+    expect((await client.POST("/api/runs/{id}/pause", { params: { path: { id } } })).data?.status).toBe("paused");
+    expect((await client.POST("/api/runs/{id}/cancel", { params: { path: { id } } })).data?.status).toBe("cancelled");
     const run = await waitForRun(second.url, id, (found) => found.finished_at !== null, 30_000);
     expect(run).toMatchObject({ status: "cancelled", counts: { total: 1, running: 0, completed: 0 } });
     await killHard(second);
@@ -87,16 +95,16 @@ describe("runs across a service restart", () => {
       ["one", "sleep 1; echo one > {output[0]}"],
       ["two", "echo broken >&2; exit 4"],
     ]);
-    const id = (await call(first.url, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const id = await createRun(first.url, pipeline);
     const running = await waitForRun(first.url, id, (run) => run.counts.running === 1);
     await killHard(first);
     // The engine carries on alone and finishes (the second job fails) before the service is back.
-    await waitForEngineExit(running.workspace, id);
+    await waitForEngineExit(workspaceOf(running), id);
 
     const second = await serveOn(data);
     const run = await waitForRun(second.url, id, undefined, 10_000);
     expect(run).toMatchObject({ status: "failed", exit_code: 1, counts: { total: 2, completed: 1, failed: 1, running: 0, pending: 0 } });
-    const diagnosis = (await call(second.url, "GET", `/api/runs/${id}/diagnostics`)).body;
+    const diagnosis = expectData(await serviceClient(second.url).GET("/api/runs/{id}/diagnostics", { params: { path: { id } } }));
     expect(diagnosis.failures).toEqual([expect.objectContaining({ job: "two", exit_code: 4 })]);
     await killHard(second);
   });
@@ -104,11 +112,11 @@ describe("runs across a service restart", () => {
   it("fails a run whose engine died without finishing its event log, and says so", async () => {
     const data = dataFolder();
     const first = await serveOn(data);
-    const id = (await call(first.url, "POST", "/api/runs", { toml_content: chainPipeline("doomed", [["wait", "sleep 60; touch {output[0]}"]]) })).body.id;
+    const id = await createRun(first.url, chainPipeline("doomed", [["wait", "sleep 60; touch {output[0]}"]]));
     const running = await waitForRun(first.url, id, (run) => run.counts.running === 1 && run.status === "running");
     await killHard(first);
     // The engine and its job die too (an out-of-memory kill, a reboot), without writing their last event.
-    const started = readFileSync(join(running.workspace, ".strand", "runs", id, "events.jsonl"), "utf8").split("\n")[0]!;
+    const started = readFileSync(join(workspaceOf(running), ".strand", "runs", id, "events.jsonl"), "utf8").split("\n")[0]!;
     killTree((JSON.parse(started) as { pid: number }).pid);
     const second = await serveOn(data);
     const run = await waitForRun(second.url, id, undefined, 10_000);

@@ -14,7 +14,8 @@ import { engineInvocation, runFiles } from "../../../../src/server/runner/engine
 import { ensureSlurm, failWithoutSlurmWhenStrict } from "../../../support/slurm-cluster.js";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
-import { call, chainPipeline, waitForRun } from "../../../support/run-client.js";
+import { expectData, type ServiceClient } from "../../../../src/client/service-client.js";
+import { call, chainPipeline, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
 
 assertBuilt();
 
@@ -23,6 +24,7 @@ failWithoutSlurmWhenStrict(slurm);
 
 const standIn = mkdtempSync(join(tmpdir(), "strand-docker-"));
 let service: TestService;
+let client: ServiceClient;
 
 /** A `docker` that records its arguments and runs `docker run … -w DIR IMAGE COMMAND…` on the host. */
 const DOCKER_STAND_IN = `#!/usr/bin/env node
@@ -51,6 +53,7 @@ beforeAll(async () => {
     rateLimit: 0,
     runner: { env: { PATH: `${standIn}:${process.env.PATH ?? ""}`, STAND_IN_LOG: join(standIn, "calls.jsonl") }, sampleIntervalMs: 500 },
   });
+  client = serviceClient(service.url);
 });
 
 afterAll(async () => {
@@ -61,20 +64,21 @@ afterAll(async () => {
 describe("container target", () => {
   it("runs rules without an environment of their own in the target's image, and leaves rules with one alone", async () => {
     const pipeline = `[workflow]\nname = "boxed"\nversion = "1.0.0"\n\n[[rules]]\nname = "inside"\noutput = ["inside.txt"]\nshell = "echo image=$IN_IMAGE > {output[0]}"\n\n[[rules]]\nname = "own"\noutput = ["own.txt"]\nshell = "echo image=$IN_IMAGE > {output[0]}"\n[rules.environment]\ndocker = "alpine:3.20"\n`;
-    const created = await call(service.url, "POST", "/api/runs", { toml_content: pipeline, target: { type: "container", image: "ubuntu:24.04", runtime: "docker" } });
-    expect(created.status).toBe(201);
-    expect(created.body.target).toEqual({ type: "container", image: "ubuntu:24.04", runtime: "docker" });
-    const run = await waitForRun(service.url, created.body.id);
+    const created = await client.POST("/api/runs", { body: { toml_content: pipeline, target: { type: "container", image: "ubuntu:24.04", runtime: "docker" } } });
+    expect(created.response.status).toBe(201);
+    expect(created.data?.target).toEqual({ type: "container", image: "ubuntu:24.04", runtime: "docker" });
+    const run = await waitForRun(service.url, expectData(created).id);
     expect(run).toMatchObject({ status: "completed", counts: { total: 2, completed: 2 } });
-    expect(readFileSync(join(run.workspace, "inside.txt"), "utf8")).toBe("image=ubuntu:24.04\n");
-    expect(readFileSync(join(run.workspace, "own.txt"), "utf8")).toBe("image=alpine:3.20\n");
+    const workspace = workspaceOf(run);
+    expect(readFileSync(join(workspace, "inside.txt"), "utf8")).toBe("image=ubuntu:24.04\n");
+    expect(readFileSync(join(workspace, "own.txt"), "utf8")).toBe("image=alpine:3.20\n");
     const calls = readFileSync(join(standIn, "calls.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as string[]);
     const runs = calls.filter((args) => args[0] === "run");
     // The workspace is mounted at the same path and is the container's working folder.
     for (const args of runs) {
       expect(args).toContain("--rm");
-      expect(args[args.indexOf("-v") + 1]).toBe(`${run.workspace}:${run.workspace}`);
-      expect(args[args.indexOf("-w") + 1]).toBe(run.workspace);
+      expect(args[args.indexOf("-v") + 1]).toBe(`${workspace}:${workspace}`);
+      expect(args[args.indexOf("-w") + 1]).toBe(workspace);
     }
     // The image follows the working folder.
     expect(runs.map((args) => args[args.indexOf("-w") + 2]).sort()).toEqual(["alpine:3.20", "ubuntu:24.04"]);
@@ -82,7 +86,8 @@ describe("container target", () => {
 
   it("refuses a container target without an image, and an unknown runtime", async () => {
     const pipeline = chainPipeline("no-image", [["a", "touch {output[0]}"]]);
-    expect((await call(service.url, "POST", "/api/runs", { toml_content: pipeline, target: { type: "container" } })).body).toMatchObject({ code: "RUN_ERROR", suggestion: expect.stringContaining("image") });
+    expect((await client.POST("/api/runs", { body: { toml_content: pipeline, target: { type: "container" } } })).error).toMatchObject({ code: "RUN_ERROR", suggestion: expect.stringContaining("image") });
+    // A runtime the document does not list: only a raw request can send it.
     expect((await call(service.url, "POST", "/api/runs", { toml_content: pipeline, target: { type: "container", image: "x", runtime: "lxc" } })).body.code).toBe("BAD_REQUEST");
   });
 });
@@ -104,27 +109,29 @@ describe("scheduler targets", () => {
 
   it("refuses a scheduler whose client tools are not on the service's PATH, before anything starts", async () => {
     const pipeline = chainPipeline("nowhere", [["a", "touch {output[0]}"]]);
-    const before = (await call(service.url, "GET", "/api/runs?limit=1")).body.total;
+    const runCount = async () => expectData(await client.GET("/api/runs", { params: { query: { limit: 1 } } })).total;
+    const before = await runCount();
     const hasQsub = ["/usr/bin/qsub", "/usr/local/bin/qsub"].some((path) => existsSync(path));
     const hasBsub = ["/usr/bin/bsub", "/usr/local/bin/bsub"].some((path) => existsSync(path));
-    if (!hasQsub) expect((await call(service.url, "POST", "/api/runs", { toml_content: pipeline, target: { type: "pbs" } })).body).toMatchObject({ code: "RUN_ERROR", message: expect.stringContaining("qsub") });
-    if (!hasBsub) expect((await call(service.url, "POST", "/api/runs", { toml_content: pipeline, target: { type: "lsf", queue: "normal" } })).body).toMatchObject({ code: "RUN_ERROR", message: expect.stringContaining("bsub") });
-    expect((await call(service.url, "GET", "/api/runs?limit=1")).body.total).toBe(before);
+    if (!hasQsub) expect((await client.POST("/api/runs", { body: { toml_content: pipeline, target: { type: "pbs" } } })).error).toMatchObject({ code: "RUN_ERROR", message: expect.stringContaining("qsub") });
+    if (!hasBsub) expect((await client.POST("/api/runs", { body: { toml_content: pipeline, target: { type: "lsf", queue: "normal" } } })).error).toMatchObject({ code: "RUN_ERROR", message: expect.stringContaining("bsub") });
+    expect(await runCount()).toBe(before);
   });
 });
 
 describe.skipIf(!slurm)("slurm target (real SLURM)", () => {
   it("runs every job of a run as a SLURM job and reports it like a local run", async () => {
     const pipeline = `[workflow]\nname = "on-slurm"\nversion = "1.0.0"\n\n[[sample_groups]]\nname = "g"\nsamples = ["A", "B"]\n\n[[rules]]\nname = "make"\noutput = ["out/{sample}.txt"]\nshell = "echo job $SLURM_JOB_ID sample {sample} > {output[0]}"\n\n[[rules]]\nname = "merge"\ninput = ["out/A.txt", "out/B.txt"]\noutput = ["merged.txt"]\nshell = "cat {input} > {output[0]}"\n`;
-    const created = await call(service.url, "POST", "/api/runs", { toml_content: pipeline, target: { type: "slurm", poll_interval: "1s" }, jobs: 4 });
-    expect(created.status).toBe(201);
-    const run = await waitForRun(service.url, created.body.id, undefined, 120_000);
+    const created = await client.POST("/api/runs", { body: { toml_content: pipeline, target: { type: "slurm", poll_interval: "1s" }, jobs: 4 } });
+    expect(created.response.status).toBe(201);
+    const run = await waitForRun(service.url, expectData(created).id, undefined, 120_000);
     expect(run, JSON.stringify(run.log_tail)).toMatchObject({ status: "completed", exit_code: 0, counts: { total: 3, completed: 3, failed: 0 } });
-    expect(readFileSync(join(run.workspace, "merged.txt"), "utf8")).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
-    expect(readFileSync(join(run.workspace, "profiles", "strand-target.toml"), "utf8")).toContain('backend = "slurm"');
-    const events = readFileSync(join(run.workspace, ".strand", "runs", run.id, "events.jsonl"), "utf8");
+    const workspace = workspaceOf(run);
+    expect(readFileSync(join(workspace, "merged.txt"), "utf8")).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
+    expect(readFileSync(join(workspace, "profiles", "strand-target.toml"), "utf8")).toContain('backend = "slurm"');
+    const events = readFileSync(join(workspace, ".strand", "runs", run.id, "events.jsonl"), "utf8");
     expect(events).toContain('"executor":"slurm"');
-    const logs = (await call(service.url, "GET", `/api/runs/${run.id}/results`)).body;
-    expect(logs.files.map((file: { path: string }) => file.path)).toEqual(["out/A.txt", "out/B.txt", "merged.txt"]);
+    const logs = expectData(await client.GET("/api/runs/{id}/results", { params: { path: { id: run.id } } }));
+    expect(logs.files.map((file) => file.path)).toEqual(["out/A.txt", "out/B.txt", "merged.txt"]);
   }, 180_000);
 });

@@ -9,22 +9,25 @@ import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
-import { call, chainPipeline, ended, waitForRun } from "../../../support/run-client.js";
+import { expectData, type components, type ServiceClient } from "../../../../src/client/service-client.js";
+import { call, chainPipeline, ended, metricsOf, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
 
 assertBuilt();
 
 let service: TestService;
 let base: string;
+let client: ServiceClient;
 
 beforeAll(async () => {
   service = await startTestService({ rateLimit: 0, runner: { sampleIntervalMs: 100, cancelGraceMs: 2000 } });
   base = service.url;
+  client = serviceClient(base);
 });
 
 afterAll(async () => {
   // Let every engine end before the data folder goes.
   const page = await service.store.listRuns({ limit: 500 });
-  for (const run of page.items) if (!ended(run)) await call(base, "POST", `/api/runs/${run.id}/cancel`);
+  for (const run of page.items) if (!ended(run)) await client.POST("/api/runs/{id}/cancel", { params: { path: { id: run.id } } });
   for (const run of page.items) await service.supervisor.whenFinished(run.id);
   await service.close();
 });
@@ -36,153 +39,159 @@ const TWO_STEPS = chainPipeline("two-steps", [
 
 describe("creating a run", () => {
   it("runs pipeline text to completion in its own workspace, with counts, views and results", async () => {
-    const created = await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: "queued", workflow_name: "two-steps", owner: "local", target: { type: "local" }, retry_of: null, pipeline_id: null, dry_run: false });
-    const id = created.body.id as string;
+    const created = await client.POST("/api/runs", { body: { toml_content: TWO_STEPS } });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toMatchObject({ status: "queued", workflow_name: "two-steps", owner: "local", target: { type: "local" }, retry_of: null, pipeline_id: null, dry_run: false });
+    const id = expectData(created).id;
     const run = await waitForRun(base, id);
     expect(run).toMatchObject({ status: "completed", exit_code: 0, error: null, counts: { total: 2, completed: 2, failed: 0, running: 0, skipped: 0, pending: 0 } });
     expect(run.started_at).not.toBeNull();
-    expect(Date.parse(run.finished_at)).toBeGreaterThanOrEqual(Date.parse(run.started_at));
+    expect(Date.parse(run.finished_at ?? "")).toBeGreaterThanOrEqual(Date.parse(run.started_at ?? ""));
     // Its own workspace under the data directory, with the pipeline it ran.
     expect(run.workspace).toBe(join(runRoot(), id));
-    expect(readFileSync(join(run.workspace, "workflow.oxoflow"), "utf8")).toBe(TWO_STEPS);
+    expect(readFileSync(join(workspaceOf(run), "workflow.oxoflow"), "utf8")).toBe(TWO_STEPS);
     expect(run.log_tail.join("\n")).toMatch(/Done: 2 succeeded/);
 
-    const status = (await call(base, "GET", `/api/runs/${id}/status`)).body;
+    const status = expectData(await client.GET("/api/runs/{id}/status", { params: { path: { id } } }));
     expect(status.status).toBe("completed");
     expect(status.nodes).toEqual([
       expect.objectContaining({ rule: "make", status: "completed", jobs: { total: 1, completed: 1, failed: 0, running: 0, skipped: 0 } }),
       expect.objectContaining({ rule: "copy", status: "completed", jobs: { total: 1, completed: 1, failed: 0, running: 0, skipped: 0 } }),
     ]);
-    expect(status.timeline.map((entry: { type: string }) => entry.type)).toEqual(["run_started", "job_started", "job_completed", "job_started", "job_completed", "run_finished"]);
+    expect(status.timeline.map((entry) => entry.type)).toEqual(["run_started", "job_started", "job_completed", "job_started", "job_completed", "run_finished"]);
     expect(status.resources).toEqual({ cpu_pct: expect.any(Number), memory_mb: expect.any(Number), peak_memory_mb: expect.any(Number), disk_mb: expect.any(Number) });
 
-    const dag = (await call(base, "GET", `/api/runs/${id}/dag-status`)).body;
-    expect(dag.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual([
+    const dag = expectData(await client.GET("/api/runs/{id}/dag-status", { params: { path: { id } } }));
+    expect(dag.nodes.map((node) => [node.id, node.status])).toEqual([
       ["make", "completed"],
       ["copy", "completed"],
     ]);
     expect(dag.edges).toEqual([{ from: "make", to: "copy", kind: "file" }]);
     expect(dag).toMatchObject({ completed: 2, failed: 0, running: 0, pending: 0, eta_ms: 0, critical_path: ["make", "copy"] });
 
-    const results = (await call(base, "GET", `/api/runs/${id}/results`)).body;
+    const results = expectData(await client.GET("/api/runs/{id}/results", { params: { path: { id } } }));
     expect(results.files).toEqual([
       { path: "make.txt", size_bytes: 5, rule: "make", modified_at: expect.any(String) },
       { path: "copy.txt", size_bytes: 5, rule: "copy", modified_at: expect.any(String) },
     ]);
     expect(results.total_size_bytes).toBe(10);
-    expect((await call(base, "GET", `/api/runs/${id}/diagnostics`)).body).toEqual({ failures: [], warnings: [], bottlenecks: expect.any(Array) });
+    expect(expectData(await client.GET("/api/runs/{id}/diagnostics", { params: { path: { id } } }))).toEqual({ failures: [], warnings: [], bottlenecks: expect.any(Array) });
   });
 
   it("pages logs per job and stream, and the engine's own log", async () => {
     const lines = Array.from({ length: 25 }, (_, index) => `line ${index + 1}`);
-    const id = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("chatty", [["talk", `for i in $(seq 1 25); do echo "line $i"; done; echo oops >&2; touch {output[0]}`]]) })).body.id;
+    const id = expectData(await client.POST("/api/runs", { body: { toml_content: chainPipeline("chatty", [["talk", `for i in $(seq 1 25); do echo "line $i"; done; echo oops >&2; touch {output[0]}`]]) } })).id;
     await waitForRun(base, id);
     const pages: string[] = [];
     let offset = 0;
     for (let guard = 0; guard < 10; guard++) {
-      const page = (await call(base, "GET", `/api/runs/${id}/logs?job=talk&stream=stdout&limit=10&offset=${offset}`)).body;
+      const page = expectData(await client.GET("/api/runs/{id}/logs", { params: { path: { id }, query: { job: "talk", stream: "stdout", limit: 10, offset } } }));
       expect(page).toMatchObject({ job: "talk", stream: "stdout" });
       pages.push(...page.lines);
       offset = page.next_offset;
       if (page.eof) break;
     }
     expect(pages).toEqual(lines);
-    expect((await call(base, "GET", `/api/runs/${id}/logs?job=talk`)).body).toMatchObject({ stream: "stderr", lines: ["oops"], eof: true });
-    const engine = (await call(base, "GET", `/api/runs/${id}/logs`)).body;
+    expect(expectData(await client.GET("/api/runs/{id}/logs", { params: { path: { id }, query: { job: "talk" } } }))).toMatchObject({ stream: "stderr", lines: ["oops"], eof: true });
+    const engine = expectData(await client.GET("/api/runs/{id}/logs", { params: { path: { id } } }));
     expect(engine.stream).toBe("engine");
     expect(engine.lines.join("\n")).toMatch(/Running: talk/);
     // A job the run does not have is 404, and a job name is never a path.
-    const unknown = await call(base, "GET", `/api/runs/${id}/logs?job=${encodeURIComponent("../../../etc/passwd")}`);
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe("NOT_FOUND");
-    expect((await call(base, "GET", `/api/runs/${id}/logs?stream=stdout`)).status).toBe(400);
+    const unknown = await client.GET("/api/runs/{id}/logs", { params: { path: { id }, query: { job: "../../../etc/passwd" } } });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.code).toBe("NOT_FOUND");
+    expect((await client.GET("/api/runs/{id}/logs", { params: { path: { id }, query: { stream: "stdout" } } })).response.status).toBe(400);
   });
 
   it("runs a saved pipeline and records the revision it ran", async () => {
-    const saved = (await call(base, "POST", "/api/pipelines", { toml_content: TWO_STEPS })).body;
-    const first = (await call(base, "POST", "/api/runs", { pipeline_id: saved.id })).body;
+    const saved = expectData(await client.POST("/api/pipelines", { body: { toml_content: TWO_STEPS } }));
+    const first = expectData(await client.POST("/api/runs", { body: { pipeline_id: saved.id } }));
     expect(first).toMatchObject({ pipeline_id: saved.id, pipeline_revision: 1, workflow_name: "two-steps" });
-    await call(base, "PUT", `/api/pipelines/${saved.id}`, { toml_content: TWO_STEPS.replace("made", "made again") });
-    const second = (await call(base, "POST", "/api/runs", { pipeline_id: saved.id })).body;
+    await client.PUT("/api/pipelines/{id}", { params: { path: { id: saved.id } }, body: { toml_content: TWO_STEPS.replace("made", "made again") } });
+    const second = expectData(await client.POST("/api/runs", { body: { pipeline_id: saved.id } }));
     expect(second.pipeline_revision).toBe(2);
     // Two runs of one pipeline never share a workspace (no history is overwritten).
     expect(second.workspace).not.toBe(first.workspace);
     await waitForRun(base, first.id);
     const done = await waitForRun(base, second.id);
-    expect(readFileSync(join(done.workspace, "make.txt"), "utf8")).toBe("made again\n");
-    const missing = await call(base, "POST", "/api/runs", { pipeline_id: "00000000-0000-4000-8000-000000000000" });
-    expect(missing.status).toBe(404);
-    expect(missing.body.code).toBe("NOT_FOUND");
+    expect(readFileSync(join(workspaceOf(done), "make.txt"), "utf8")).toBe("made again\n");
+    const missing = await client.POST("/api/runs", { body: { pipeline_id: "00000000-0000-4000-8000-000000000000" } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.code).toBe("NOT_FOUND");
   });
 
   it("refuses a pipeline with errors before anything starts, with the findings", async () => {
-    const before = (await call(base, "GET", "/api/runs?limit=1")).body.total;
+    const runCount = async () => expectData(await client.GET("/api/runs", { params: { query: { limit: 1 } } })).total;
+    const refusalCode = async (body: components["schemas"]["CreateRun"]) => (await client.POST("/api/runs", { body })).error?.code;
+    const before = await runCount();
     const workspacesBefore = existsSync(runRoot()) ? readdirSync(runRoot()).length : 0;
-    const invalid = await call(base, "POST", "/api/runs", { toml_content: '[workflow]\nname = "bad"\n[[rules]]\nname = "a"\ninput = ["b.txt"]\noutput = ["a.txt"]\nshell = "true"\n[[rules]]\nname = "b"\ninput = ["a.txt"]\noutput = ["b.txt"]\nshell = "true"\n' });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body.code).toBe("VALIDATE_ERROR");
-    expect(invalid.body.findings.length).toBeGreaterThan(0);
-    expect(invalid.body.findings[0]).toMatchObject({ severity: "error", code: expect.any(String), message: expect.any(String) });
-    const broken = await call(base, "POST", "/api/runs", { toml_content: "[workflow\nname = 1" });
-    expect(broken.status).toBe(400);
-    expect(broken.body).toMatchObject({ code: "VALIDATE_ERROR", findings: [expect.objectContaining({ code: "PARSE_ERROR", line: 1 })] });
-    expect((await call(base, "POST", "/api/runs", {})).body.code).toBe("MISSING_FIELD");
-    expect((await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS, pipeline_id: "x" })).body.code).toBe("BAD_REQUEST");
-    expect((await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS, samples: ["a,b"] })).body.code).toBe("BAD_REQUEST");
-    expect((await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS, target: { type: "cloud_batch" } })).body.code).toBe("RUN_ERROR");
-    expect((await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS, target: { type: "container" } })).body.code).toBe("RUN_ERROR");
+    const invalid = await client.POST("/api/runs", { body: { toml_content: '[workflow]\nname = "bad"\n[[rules]]\nname = "a"\ninput = ["b.txt"]\noutput = ["a.txt"]\nshell = "true"\n[[rules]]\nname = "b"\ninput = ["a.txt"]\noutput = ["b.txt"]\nshell = "true"\n' } });
+    expect(invalid.response.status).toBe(400);
+    // A 400 of POST /api/runs is a RunRefusal (the other failures are Error bodies, which it includes).
+    const refusal: components["schemas"]["RunRefusal"] | undefined = invalid.error;
+    expect(refusal?.code).toBe("VALIDATE_ERROR");
+    expect(refusal?.findings?.length).toBeGreaterThan(0);
+    expect(refusal?.findings?.[0]).toMatchObject({ severity: "error", code: expect.any(String), message: expect.any(String) });
+    const broken = await client.POST("/api/runs", { body: { toml_content: "[workflow\nname = 1" } });
+    expect(broken.response.status).toBe(400);
+    expect(broken.error).toMatchObject({ code: "VALIDATE_ERROR", findings: [expect.objectContaining({ code: "PARSE_ERROR", line: 1 })] });
+    // The document marks neither toml_content nor pipeline_id required (one of the two is): the typed client sends {}.
+    expect(await refusalCode({})).toBe("MISSING_FIELD");
+    expect(await refusalCode({ toml_content: TWO_STEPS, pipeline_id: "x" })).toBe("BAD_REQUEST");
+    expect(await refusalCode({ toml_content: TWO_STEPS, samples: ["a,b"] })).toBe("BAD_REQUEST");
+    expect(await refusalCode({ toml_content: TWO_STEPS, target: { type: "cloud_batch" } })).toBe("RUN_ERROR");
+    expect(await refusalCode({ toml_content: TWO_STEPS, target: { type: "container" } })).toBe("RUN_ERROR");
+    // A target type the document does not list: only a raw request can send it.
     expect((await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS, target: { type: "mainframe" } })).body.code).toBe("BAD_REQUEST");
-    expect((await call(base, "GET", "/api/runs?limit=1")).body.total).toBe(before);
+    expect(await runCount()).toBe(before);
     expect(existsSync(runRoot()) ? readdirSync(runRoot()).length : 0).toBe(workspacesBefore);
   });
 
   it("passes samples, targets, config overrides, jobs and keep_going to the engine", async () => {
     const pipeline = `[workflow]\nname = "options"\n[config]\nword = "plain"\n[[sample_groups]]\nname = "g"\nsamples = ["s1", "s2", "s3"]\n\n[[rules]]\nname = "per_sample"\noutput = ["out/{sample}.txt"]\nshell = "echo {config.word} > {output[0]}"\n\n[[rules]]\nname = "other"\noutput = ["other.txt"]\nshell = "echo other > {output[0]}"\n`;
-    const created = (await call(base, "POST", "/api/runs", { toml_content: pipeline, samples: ["s1", "s3"], targets: ["per_sample"], config: { word: "fancy" }, jobs: 2, keep_going: true })).body;
+    const created = expectData(await client.POST("/api/runs", { body: { toml_content: pipeline, samples: ["s1", "s3"], targets: ["per_sample"], config: { word: "fancy" }, jobs: 2, keep_going: true } }));
     const run = await waitForRun(base, created.id);
     expect(run).toMatchObject({ status: "completed" });
-    expect(readFileSync(join(run.workspace, "out", "s1.txt"), "utf8")).toBe("fancy\n");
-    expect(existsSync(join(run.workspace, "out", "s2.txt"))).toBe(false);
-    expect(existsSync(join(run.workspace, "other.txt"))).toBe(false);
+    expect(readFileSync(join(workspaceOf(run), "out", "s1.txt"), "utf8")).toBe("fancy\n");
+    expect(existsSync(join(workspaceOf(run), "out", "s2.txt"))).toBe(false);
+    expect(existsSync(join(workspaceOf(run), "other.txt"))).toBe(false);
     expect(run.counts.completed).toBe(2);
   });
 
   it("records a dry run's plan without running anything", async () => {
-    const created = (await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS, dry_run: true })).body;
+    const created = expectData(await client.POST("/api/runs", { body: { toml_content: TWO_STEPS, dry_run: true } }));
     const run = await waitForRun(base, created.id);
     expect(run).toMatchObject({ status: "completed", dry_run: true, counts: { total: 2, completed: 0 } });
-    expect(existsSync(join(run.workspace, "make.txt"))).toBe(false);
-    expect((await call(base, "GET", `/api/runs/${created.id}/results`)).body).toEqual({ files: [], total_size_bytes: 0, truncated: false });
+    expect(existsSync(join(workspaceOf(run), "make.txt"))).toBe(false);
+    expect(expectData(await client.GET("/api/runs/{id}/results", { params: { path: { id: created.id } } }))).toEqual({ files: [], total_size_bytes: 0, truncated: false });
   });
 });
 
 describe("listing runs", () => {
   it("pages newest first with opaque cursors, a total, next_cursor null on the last page, and filters", async () => {
+    const createListed = async () => expectData(await client.POST("/api/runs", { body: { toml_content: TWO_STEPS.replace("two-steps", "listed-run"), dry_run: true } })).id;
     const ids: string[] = [];
-    for (let index = 0; index < 5; index++) ids.push((await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS.replace("two-steps", "listed-run"), dry_run: true })).body.id);
+    for (let index = 0; index < 5; index++) ids.push(await createListed());
     for (const id of ids) await waitForRun(base, id);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const query: string = `/api/runs?q=listed-run&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const page = (await call(base, "GET", query)).body;
+      const page: components["schemas"]["RunPage"] = expectData(await client.GET("/api/runs", { params: { query: { q: "listed-run", limit: 2, ...(cursor ? { cursor } : {}) } } }));
       // The total counts the runs there are now (one more after the first page).
       expect(page.total).toBe(pages === 0 ? 5 : 6);
-      seen.push(...page.items.map((run: { id: string }) => run.id));
+      seen.push(...page.items.map((run) => run.id));
       cursor = page.next_cursor;
       pages++;
       // A run created between pages (newer) never shifts the pages being read.
-      if (pages === 1) await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS.replace("two-steps", "listed-run"), dry_run: true });
+      if (pages === 1) await createListed();
     } while (cursor !== null);
     expect(pages).toBe(3);
     expect(seen).toEqual([...ids].reverse());
-    expect((await call(base, "GET", "/api/runs?status=completed&limit=500")).body.items.every((run: { status: string }) => run.status === "completed")).toBe(true);
-    const bad = await call(base, "GET", "/api/runs?cursor=not-a-cursor");
-    expect(bad.status).toBe(400);
-    expect((await call(base, "GET", "/api/runs?limit=501")).status).toBe(400);
+    expect(expectData(await client.GET("/api/runs", { params: { query: { status: "completed", limit: 500 } } })).items.every((run) => run.status === "completed")).toBe(true);
+    const bad = await client.GET("/api/runs", { params: { query: { cursor: "not-a-cursor" } } });
+    expect(bad.response.status).toBe(400);
+    expect((await client.GET("/api/runs", { params: { query: { limit: 501 } } })).response.status).toBe(400);
   });
 });
 
@@ -191,42 +200,50 @@ describe("controlling a run", () => {
     ["first", "sleep 30; touch {output[0]}"],
     ["second", "touch {output[0]}"],
   ]);
+  const createRun = async (toml_content: string) => expectData(await client.POST("/api/runs", { body: { toml_content } })).id;
+  const getRun = async (id: string) => expectData(await client.GET("/api/runs/{id}", { params: { path: { id } } }));
+  const cancel = (id: string) => client.POST("/api/runs/{id}/cancel", { params: { path: { id } } });
+  const pause = (id: string) => client.POST("/api/runs/{id}/pause", { params: { path: { id } } });
+  const resume = (id: string) => client.POST("/api/runs/{id}/resume", { params: { path: { id } } });
+  const retry = (id: string) => client.POST("/api/runs/{id}/retry", { params: { path: { id } } });
+  const statusView = async (id: string) => expectData(await client.GET("/api/runs/{id}/status", { params: { path: { id } } }));
+  const diagnostics = async (id: string) => expectData(await client.GET("/api/runs/{id}/diagnostics", { params: { path: { id } } }));
 
   it("cancels a running run (the engine stops its job), answers 200 again, and refuses to cancel a finished one", async () => {
-    const id = (await call(base, "POST", "/api/runs", { toml_content: SLOW })).body.id;
+    const id = await createRun(SLOW);
     await waitForRun(base, id, (run) => run.counts.running === 1);
-    const cancelled = await call(base, "POST", `/api/runs/${id}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.status).toBe("cancelled");
+    const cancelled = await cancel(id);
+    expect(cancelled.response.status).toBe(200);
+    expect(cancelled.data?.status).toBe("cancelled");
     await service.supervisor.whenFinished(id);
-    const run = (await call(base, "GET", `/api/runs/${id}`)).body;
+    const run = await getRun(id);
     expect(run).toMatchObject({ status: "cancelled", exit_code: 143, counts: { total: 2, completed: 0, running: 0 } });
     expect(run.finished_at).not.toBeNull();
-    const again = await call(base, "POST", `/api/runs/${id}/cancel`);
-    expect(again.status).toBe(200);
-    expect(again.body.status).toBe("cancelled");
+    const again = await cancel(id);
+    expect(again.response.status).toBe(200);
+    expect(again.data?.status).toBe("cancelled");
 
-    const done = (await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS })).body.id;
+    const done = await createRun(TWO_STEPS);
     await waitForRun(base, done);
-    const refused = await call(base, "POST", `/api/runs/${done}/cancel`);
-    expect(refused.status).toBe(400);
-    expect(refused.body.code).toBe("RUN_ERROR");
-    expect(refused.body.message).toMatch(/completed/);
+    const refused = await cancel(done);
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.code).toBe("RUN_ERROR");
+    expect(refused.error?.message).toMatch(/completed/);
   });
 
   it("cancels a run at once after creating it, whether or not its engine has started", async () => {
     const ids = [];
     for (let index = 0; index < 4; index++) {
-      const id = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("hasty", [["wait", "sleep 30; touch {output[0]}"]]) })).body.id;
-      expect((await call(base, "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
+      const id = await createRun(chainPipeline("hasty", [["wait", "sleep 30; touch {output[0]}"]]));
+      expect((await cancel(id)).data?.status).toBe("cancelled");
       ids.push(id);
     }
     for (const id of ids) {
       const run = await waitForRun(base, id, (found) => found.finished_at !== null && service.supervisor.progress(id) === undefined, 30_000);
       expect(run).toMatchObject({ status: "cancelled", counts: { completed: 0, running: 0 } });
-      expect(existsSync(join(run.workspace, "wait.txt"))).toBe(false);
+      expect(existsSync(join(workspaceOf(run), "wait.txt"))).toBe(false);
     }
-    expect((await call(base, "GET", "/api/metrics")).body.active_runs).toBe(0);
+    expect((await metricsOf(client)).active_runs).toBe(0);
   });
 
   it("pauses and resumes a running run, refuses the wrong order, and cancels a paused run", async () => {
@@ -234,31 +251,31 @@ describe("controlling a run", () => {
       ["first", "sleep 3; touch {output[0]}"],
       ["second", "touch {output[0]}"],
     ]);
-    const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const id = await createRun(pipeline);
     await waitForRun(base, id, (run) => run.counts.running === 1);
-    const paused = await call(base, "POST", `/api/runs/${id}/pause`);
-    expect(paused.status).toBe(200);
-    expect(paused.body.status).toBe("paused");
-    const twice = await call(base, "POST", `/api/runs/${id}/pause`);
-    expect(twice.status).toBe(400);
-    expect(twice.body.code).toBe("RUN_ERROR");
+    const paused = await pause(id);
+    expect(paused.response.status).toBe(200);
+    expect(paused.data?.status).toBe("paused");
+    const twice = await pause(id);
+    expect(twice.response.status).toBe(400);
+    expect(twice.error?.code).toBe("RUN_ERROR");
     // While paused the running job is suspended and nothing new starts.
     await new Promise((resolve) => setTimeout(resolve, 3500));
-    expect((await call(base, "GET", `/api/runs/${id}`)).body).toMatchObject({ status: "paused", counts: { completed: 0, running: 1, pending: 1 } });
-    const resumed = await call(base, "POST", `/api/runs/${id}/resume`);
-    expect(resumed.status).toBe(200);
-    expect(resumed.body.status).toBe("running");
-    expect((await call(base, "POST", `/api/runs/${id}/resume`)).body.code).toBe("RUN_ERROR");
+    expect(await getRun(id)).toMatchObject({ status: "paused", counts: { completed: 0, running: 1, pending: 1 } });
+    const resumed = await resume(id);
+    expect(resumed.response.status).toBe(200);
+    expect(resumed.data?.status).toBe("running");
+    expect((await resume(id)).error?.code).toBe("RUN_ERROR");
     expect(await waitForRun(base, id)).toMatchObject({ status: "completed", counts: { completed: 2 } });
 
-    const slow = (await call(base, "POST", "/api/runs", { toml_content: SLOW })).body.id;
+    const slow = await createRun(SLOW);
     await waitForRun(base, slow, (run) => run.counts.running === 1);
-    expect((await call(base, "POST", `/api/runs/${slow}/pause`)).body.status).toBe("paused");
-    const cancelled = await call(base, "POST", `/api/runs/${slow}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.status).toBe("cancelled");
+    expect((await pause(slow)).data?.status).toBe("paused");
+    const cancelled = await cancel(slow);
+    expect(cancelled.response.status).toBe(200);
+    expect(cancelled.data?.status).toBe("cancelled");
     await service.supervisor.whenFinished(slow);
-    expect((await call(base, "GET", `/api/runs/${slow}`)).body).toMatchObject({ status: "cancelled", finished_at: expect.any(String) });
+    expect(await getRun(slow)).toMatchObject({ status: "cancelled", finished_at: expect.any(String) });
   });
 
   it("retries only what failed, in the parent's workspace, and refuses retries the state does not allow", async () => {
@@ -267,35 +284,36 @@ describe("controlling a run", () => {
       ["shaky", "test -f fixed || { echo 'not fixed yet' >&2; exit 3; }; echo ok > {output[0]}"],
       ["after", "cat {input[0]} > {output[0]}"],
     ]);
-    const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const id = await createRun(pipeline);
     const failed = await waitForRun(base, id);
     expect(failed).toMatchObject({ status: "failed", exit_code: 1, counts: { total: 3, completed: 1, failed: 1, skipped: 1 } });
     expect(failed.error).toMatch(/1 job failed|shaky/);
-    const diagnosis = (await call(base, "GET", `/api/runs/${id}/diagnostics`)).body;
+    const diagnosis = await diagnostics(id);
     expect(diagnosis.failures).toEqual([expect.objectContaining({ rule: "shaky", job: "shaky", exit_code: 3, log_excerpt: expect.arrayContaining(["not fixed yet"]) })]);
 
-    writeFileSync(join(failed.workspace, "fixed"), "");
-    const retry = await call(base, "POST", `/api/runs/${id}/retry`);
-    expect(retry.status).toBe(201);
-    expect(retry.body).toMatchObject({ retry_of: id, workspace: failed.workspace, workflow_name: "flaky" });
-    const retried = await waitForRun(base, retry.body.id);
+    writeFileSync(join(workspaceOf(failed), "fixed"), "");
+    const retryAnswer = await retry(id);
+    expect(retryAnswer.response.status).toBe(201);
+    expect(retryAnswer.data).toMatchObject({ retry_of: id, workspace: failed.workspace, workflow_name: "flaky" });
+    const retryId = expectData(retryAnswer).id;
+    const retried = await waitForRun(base, retryId);
     // The good job is not run again: the checkpoint carried over.
     expect(retried).toMatchObject({ status: "completed", counts: { total: 3, completed: 2, failed: 0, skipped: 1 } });
-    const status = (await call(base, "GET", `/api/runs/${retry.body.id}/status`)).body;
-    expect(status.nodes.find((node: { rule: string }) => node.rule === "good").status).toBe("skipped");
+    const status = await statusView(retryId);
+    expect(status.nodes.find((node) => node.rule === "good")?.status).toBe("skipped");
     // The parent's views still describe the parent.
-    expect((await call(base, "GET", `/api/runs/${id}/status`)).body.nodes.find((node: { rule: string }) => node.rule === "shaky").status).toBe("failed");
+    expect((await statusView(id)).nodes.find((node) => node.rule === "shaky")?.status).toBe("failed");
 
-    const completedRetry = await call(base, "POST", `/api/runs/${retry.body.id}/retry`);
-    expect(completedRetry.status).toBe(400);
-    expect(completedRetry.body.code).toBe("RETRY_ERROR");
-    const running = (await call(base, "POST", "/api/runs", { toml_content: SLOW })).body.id;
+    const completedRetry = await retry(retryId);
+    expect(completedRetry.response.status).toBe(400);
+    expect(completedRetry.error?.code).toBe("RETRY_ERROR");
+    const running = await createRun(SLOW);
     await waitForRun(base, running, (run) => run.status === "running");
-    const busy = await call(base, "POST", `/api/runs/${running}/retry`);
-    expect(busy.status).toBe(400);
-    expect(busy.body).toMatchObject({ code: "RETRY_ERROR", message: expect.stringMatching(/running/) });
-    await call(base, "POST", `/api/runs/${running}/cancel`);
-    expect((await call(base, "POST", "/api/runs/no-such-run/retry")).status).toBe(404);
+    const busy = await retry(running);
+    expect(busy.response.status).toBe(400);
+    expect(busy.error).toMatchObject({ code: "RETRY_ERROR", message: expect.stringMatching(/running/) });
+    await cancel(running);
+    expect((await retry("no-such-run")).response.status).toBe(404);
   });
 
   it("retries a cancelled run by running what did not complete (what did is not run again)", async () => {
@@ -304,44 +322,44 @@ describe("controlling a run", () => {
       ["slowish", "test -f go || sleep 30; echo slow > {output[0]}"],
       ["end", "cat {input[0]} > {output[0]}"],
     ]);
-    const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const id = await createRun(pipeline);
     const running = await waitForRun(base, id, (run) => run.counts.running === 1 && run.counts.completed === 1);
-    await call(base, "POST", `/api/runs/${id}/cancel`);
-    writeFileSync(join(running.workspace, "go"), "");
+    await cancel(id);
+    writeFileSync(join(workspaceOf(running), "go"), "");
     // Right after the cancel, while the engine may still be stopping its job: the retry waits for it.
-    const retry = (await call(base, "POST", `/api/runs/${id}/retry`)).body;
-    expect(retry.retry_of).toBe(id);
+    const retried = expectData(await retry(id));
+    expect(retried.retry_of).toBe(id);
     // The stopped job counts as skipped, not failed: nothing went wrong with it.
-    expect((await call(base, "GET", `/api/runs/${id}`)).body).toMatchObject({ status: "cancelled", counts: { total: 3, completed: 1, failed: 0, skipped: 2 } });
-    expect((await call(base, "GET", `/api/runs/${id}/diagnostics`)).body.failures).toEqual([]);
-    const done = await waitForRun(base, retry.id);
+    expect(await getRun(id)).toMatchObject({ status: "cancelled", counts: { total: 3, completed: 1, failed: 0, skipped: 2 } });
+    expect((await diagnostics(id)).failures).toEqual([]);
+    const done = await waitForRun(base, retried.id);
     expect(done).toMatchObject({ status: "completed", retry_of: id, counts: { total: 3, completed: 2, skipped: 1, failed: 0 } });
-    expect(readFileSync(join(running.workspace, "end.txt"), "utf8")).toBe("slow\n");
+    expect(readFileSync(join(workspaceOf(running), "end.txt"), "utf8")).toBe("slow\n");
   });
 
   it("diagnoses a completed run without failures, and names a job that used most of its declared memory", async () => {
     const pipeline = `[workflow]\nname = "hungry"\nversion = "1.0.0"\n\n[[rules]]\nname = "eat"\noutput = ["eat.txt"]\nshell = "python3 -c 'import time; x = bytearray(60 * 1024 * 1024); time.sleep(1)'; touch {output[0]}"\n[rules.resources]\nmemory = "70M"\n`;
-    const id = (await call(base, "POST", "/api/runs", { toml_content: pipeline })).body.id;
+    const id = await createRun(pipeline);
     expect(await waitForRun(base, id)).toMatchObject({ status: "completed" });
-    const diagnosis = (await call(base, "GET", `/api/runs/${id}/diagnostics`)).body;
+    const diagnosis = await diagnostics(id);
     expect(diagnosis.failures).toEqual([]);
     expect(diagnosis.bottlenecks).toEqual(expect.arrayContaining([expect.objectContaining({ job: "eat", rule: "eat", metric: "peak_memory_mb", limit: 70 })]));
   });
 
   it("shows active runs in /api/metrics and the engine in /api/health", async () => {
-    const id = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("metered", [["wait", "sleep 2; touch {output[0]}"]]) })).body.id;
+    const id = await createRun(chainPipeline("metered", [["wait", "sleep 2; touch {output[0]}"]]));
     await waitForRun(base, id, (run) => run.status === "running");
-    const metrics = (await call(base, "GET", "/api/metrics")).body;
+    const metrics = await metricsOf(client);
     expect(metrics.active_runs).toBeGreaterThanOrEqual(1);
     expect(metrics.queued_runs).toEqual(expect.any(Number));
-    const health = (await call(base, "GET", "/api/health")).body;
+    const health = expectData(await client.GET("/api/health"));
     expect(health.components.engine).toMatchObject({ status: "ok", version: expect.any(String) });
     await waitForRun(base, id);
     // The process tree was sampled into the run's metrics file while it ran.
-    const samples = readFileSync(join((await call(base, "GET", `/api/runs/${id}`)).body.workspace, ".strand", "runs", id, "metrics.jsonl"), "utf8").trim().split("\n");
+    const samples = readFileSync(join(workspaceOf(await getRun(id)), ".strand", "runs", id, "metrics.jsonl"), "utf8").trim().split("\n");
     expect(samples.length).toBeGreaterThan(3);
     expect(JSON.parse(samples[0]!)).toMatchObject({ time: expect.any(String), cpu_pct: expect.any(Number), memory_mb: expect.any(Number), processes: expect.any(Number) });
-    expect((await call(base, "GET", `/api/runs/${id}/status`)).body.resources.peak_memory_mb).toBeGreaterThan(0);
+    expect((await statusView(id)).resources.peak_memory_mb).toBeGreaterThan(0);
   });
 });
 
@@ -375,11 +393,13 @@ describe("run events on GET /api/events", () => {
     };
   }
 
+  const startRun = async (toml_content: string) => expectData(await client.POST("/api/runs", { body: { toml_content } })).id;
+
   it("publishes run transitions and job events with increasing ids, from the event log", async () => {
     const stream = collect((type) => ["run_completed", "run_failed", "run_cancelled"].includes(type));
     try {
       await waitForSubscriber();
-      const ok = (await call(base, "POST", "/api/runs", { toml_content: TWO_STEPS })).body.id;
+      const ok = await startRun(TWO_STEPS);
       const okEvents = await stream.forRun(ok);
       expect(okEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "job_completed", "job_started", "job_completed", "run_completed"]);
       expect(okEvents[2]!.data).toMatchObject({ run_id: ok, job: "make", rule: "make" });
@@ -390,17 +410,17 @@ describe("run events on GET /api/events", () => {
         ["boom", "echo bad >&2; exit 5"],
         ["never", "touch {output[0]}"],
       ]);
-      const bad = (await call(base, "POST", "/api/runs", { toml_content: failing })).body.id;
+      const bad = await startRun(failing);
       const badEvents = await stream.forRun(bad);
       expect(badEvents.map((event) => event.type)).toEqual(["run_queued", "run_started", "job_started", "job_failed", "job_skipped", "run_failed"]);
       expect(badEvents[3]!.data).toMatchObject({ job: "boom", exit_code: 5 });
       expect(badEvents[4]!.data).toMatchObject({ job: "never", reason: expect.any(String) });
 
-      const slow = (await call(base, "POST", "/api/runs", { toml_content: chainPipeline("watched", [["wait", "sleep 30; touch {output[0]}"]]) })).body.id;
+      const slow = await startRun(chainPipeline("watched", [["wait", "sleep 30; touch {output[0]}"]]));
       await waitForRun(base, slow, (run) => run.counts.running === 1);
-      await call(base, "POST", `/api/runs/${slow}/pause`);
-      await call(base, "POST", `/api/runs/${slow}/resume`);
-      await call(base, "POST", `/api/runs/${slow}/cancel`);
+      await client.POST("/api/runs/{id}/pause", { params: { path: { id: slow } } });
+      await client.POST("/api/runs/{id}/resume", { params: { path: { id: slow } } });
+      await client.POST("/api/runs/{id}/cancel", { params: { path: { id: slow } } });
       await stream.forRun(slow);
       await service.supervisor.whenFinished(slow);
       const slowEvents = await stream.forRun(slow);
@@ -420,7 +440,7 @@ describe("run events on GET /api/events", () => {
 /** Waits until the service counts an SSE subscriber. */
 async function waitForSubscriber(): Promise<void> {
   for (let tries = 0; tries < 100; tries++) {
-    if ((await call(base, "GET", "/api/metrics")).body.sse_subscribers > 0) return;
+    if (((await metricsOf(client)).sse_subscribers ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error("the EventSource did not connect");
