@@ -28,16 +28,25 @@ export interface ExportResult {
 
 /** Knobs for `exportPipeline`; the defaults suit the installed engine. */
 export interface ExportOptions {
-  /** The strand version installed in the image (default: this package's version). */
+  /** The strand version in the image (default: this package's version); a Dockerfile starts from `strand:<version>`. */
   engineVersion?: string;
 }
 
 const BASE_IMAGE = "ubuntu:22.04";
+// A Dockerfile starts from the image the strand repository's Dockerfile builds (`docker build -t strand:<version> .`),
+// which holds Node.js, strand in STRAND_HOME and the non-root user; a GPU image copies strand out of it.
+const STRAND_IMAGE_NAME = "strand";
+const STRAND_HOME = "/opt/strand";
+// Conda and pixi are copied out of pinned images rather than fetched and run by an installer script.
+const MINIFORGE_IMAGE = "condaforge/miniforge3:25.3.1-0";
+const PIXI_IMAGE = "ghcr.io/prefix-dev/pixi:0.45.0";
 const CUDA_IMAGE = "nvidia/cuda:12.0.0-runtime-ubuntu22.04";
 // Compute capability 7.x (Volta/Turing) GPUs are best served by the CUDA 11.8 runtime.
 const CUDA_LEGACY_IMAGE = "nvidia/cuda:11.8.0-runtime-ubuntu22.04";
 const WORKFLOW_DIR = "/workflow";
 const USER = "strand";
+// The uid of the strand image's user, so files in volumes keep one owner across images.
+const USER_ID = 10001;
 const APT_PACKAGES = ["ca-certificates", "curl", "wget", "git", "bzip2", "build-essential"];
 const VENV_APT_PACKAGES = ["python3", "python3-venv", "python3-pip"];
 const MINIFORGE_URL = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-Linux-$(uname -m).sh";
@@ -359,6 +368,11 @@ function toPosix(path: string): string {
   return path.split(sep).join("/");
 }
 
+/** A Docker image tag: at most 128 of `[A-Za-z0-9_.-]`, not starting with `.` or `-`. */
+function imageTag(version: string): string {
+  return version.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[.-]+/, "").slice(0, 128) || "unversioned";
+}
+
 function fileSafe(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, "_") || "workflow";
 }
@@ -385,6 +399,8 @@ function aptInstall(plan: ImagePlan): string {
   return `apt-get update && apt-get install -y --no-install-recommends ${packages.join(" ")} && rm -rf /var/lib/apt/lists/*`;
 }
 
+// The Apptainer definition still installs Node.js, strand, Miniforge and pixi in %post; a Dockerfile copies
+// them out of the strand, Miniforge and pixi images instead.
 function nodeInstall(plan: ImagePlan): string[] {
   return [
     `curl -fsSL ${NODESOURCE_URL} | bash -`,
@@ -446,34 +462,47 @@ function dockerHead(plan: ImagePlan): string[] {
   const labels = [`org.opencontainers.image.title=${dockerString(plan.name)}`, `org.opencontainers.image.version=${dockerString(plan.version)}`];
   if (plan.description) labels.push(`org.opencontainers.image.description=${dockerString(plan.description)}`);
   if (plan.author) labels.push(`org.opencontainers.image.authors=${dockerString(plan.author)}`);
+  const strandImage = `${STRAND_IMAGE_NAME}:${imageTag(plan.engineVersion)}`;
   const lines = [
     header(plan),
-    `# Build: docker build -t ${fileSafe(plan.name).toLowerCase()}:${fileSafe(plan.version)} .   (from the workflow folder)`,
-    `FROM ${plan.base}`,
-    "",
-    `LABEL ${labels.join(" \\\n      ")}`,
+    "# Base: the strand image, built from the strand repository (its Dockerfile) with",
+    `#   docker build -t ${strandImage} .`,
+    `# or another build of it: --build-arg STRAND_IMAGE=registry.example.org/${strandImage}`,
+    `# Build: docker build -t ${fileSafe(plan.name).toLowerCase()}:${imageTag(plan.version)} .   (from the workflow folder)`,
+    `ARG STRAND_IMAGE=${strandImage}`,
   ];
+  if (plan.gpu) {
+    // The CUDA runtime image is the base; Node.js and strand come out of the strand image.
+    lines.push(
+      "FROM ${STRAND_IMAGE} AS strand",
+      "",
+      `FROM ${plan.base}`,
+      "",
+      "# Node.js and strand, from the strand image",
+      "COPY --from=strand /usr/local/bin/node /usr/local/bin/node",
+      `COPY --from=strand ${STRAND_HOME} ${STRAND_HOME}`,
+      `RUN ln -s ${STRAND_HOME}/bin/strand.js /usr/local/bin/strand`,
+    );
+  } else {
+    lines.push("FROM ${STRAND_IMAGE}");
+  }
+  lines.push("", `LABEL ${labels.join(" \\\n      ")}`);
   if (plan.gpu) lines.push("", "ENV NVIDIA_VISIBLE_DEVICES=all \\\n    NVIDIA_DRIVER_CAPABILITIES=compute,utility");
   return lines;
 }
 
+/** System packages, installed as root (the strand image runs as its non-root user). */
 function dockerSystem(plan: ImagePlan): string[] {
-  return [
-    "ARG DEBIAN_FRONTEND=noninteractive",
-    `RUN ${aptInstall(plan)}`,
-    "",
-    "# Node.js and strand",
-    dockerRun(nodeInstall(plan)),
-  ];
+  return ["USER root", "ARG DEBIAN_FRONTEND=noninteractive", `RUN ${aptInstall(plan)}`];
 }
 
 function dockerUser(plan: ImagePlan): string[] {
   const folders = [WORKFLOW_DIR, ...plan.ownedFolders].map(shellWord).join(" ");
   return [
-    "# Non-root user; it owns the workflow folder and the environments so runs can write and set them up",
+    "# Non-root user (the strand image has it; a CUDA base gets it here); it owns the workflow folder and the",
+    "# environments so runs can write and set them up",
     dockerRun([
-      `groupadd --system ${USER}`,
-      `useradd --system --gid ${USER} --create-home --home-dir /home/${USER} --shell /bin/bash ${USER}`,
+      `(id -u ${USER} >/dev/null 2>&1 || (groupadd --gid ${USER_ID} ${USER} && useradd --uid ${USER_ID} --gid ${USER} --create-home --home-dir /home/${USER} --shell /bin/bash ${USER}))`,
       `mkdir -p ${folders}`,
       `chown ${USER}:${USER} ${folders}`,
     ]),
@@ -482,15 +511,14 @@ function dockerUser(plan: ImagePlan): string[] {
 
 function dockerConda(): string[] {
   return [
-    "# Conda (Miniforge, which includes mamba)",
+    "# Conda (Miniforge, which includes mamba), from its pinned image",
+    `COPY --from=${MINIFORGE_IMAGE} --chown=${USER}:${USER} /opt/conda /opt/conda`,
     "ENV PATH=/opt/conda/bin:$PATH",
-    // Chowning in the same layer as the install keeps the image from storing the files twice.
-    dockerRun([...miniforgeInstall(), `chown -R ${USER}:${USER} /opt/conda`]),
   ];
 }
 
 function dockerPixi(): string[] {
-  return ["# pixi", "ENV PIXI_HOME=/opt/pixi \\\n    PATH=/opt/pixi/bin:$PATH", dockerRun([pixiInstall(), `chown -R ${USER}:${USER} /opt/pixi`])];
+  return ["# pixi, from its pinned image", `COPY --from=${PIXI_IMAGE} /usr/local/bin/pixi /usr/local/bin/pixi`];
 }
 
 /** Environment creation runs as the non-root user, before the workflow is copied, so editing the workflow keeps these layers cached. */
