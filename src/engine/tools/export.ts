@@ -49,8 +49,6 @@ const USER = "strand";
 const USER_ID = 10001;
 const APT_PACKAGES = ["ca-certificates", "curl", "wget", "git", "bzip2", "build-essential"];
 const VENV_APT_PACKAGES = ["python3", "python3-venv", "python3-pip"];
-const MINIFORGE_URL = "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-Linux-$(uname -m).sh";
-const NODESOURCE_URL = "https://deb.nodesource.com/setup_20.x";
 // At most this many rule names are listed in a comment; long pipelines would otherwise produce huge lines.
 const MAX_LISTED_USERS = 6;
 
@@ -399,26 +397,6 @@ function aptInstall(plan: ImagePlan): string {
   return `apt-get update && apt-get install -y --no-install-recommends ${packages.join(" ")} && rm -rf /var/lib/apt/lists/*`;
 }
 
-// The Apptainer definition still installs Node.js, strand, Miniforge and pixi in %post; a Dockerfile copies
-// them out of the strand, Miniforge and pixi images instead.
-function nodeInstall(plan: ImagePlan): string[] {
-  return [
-    `curl -fsSL ${NODESOURCE_URL} | bash -`,
-    "apt-get install -y --no-install-recommends nodejs",
-    "rm -rf /var/lib/apt/lists/*",
-    `npm install -g strand@${shellWord(plan.engineVersion)}`,
-    "npm cache clean --force",
-  ];
-}
-
-function miniforgeInstall(): string[] {
-  return [`curl -fsSL -o /tmp/miniforge.sh ${MINIFORGE_URL}`, "bash /tmp/miniforge.sh -b -p /opt/conda", "rm /tmp/miniforge.sh"];
-}
-
-function pixiInstall(): string {
-  return "curl -fsSL https://pixi.sh/install.sh | PIXI_HOME=/opt/pixi PIXI_NO_PATH_UPDATE=1 bash";
-}
-
 function condaCreate(entry: CondaPlan): string {
   if (entry.kind === "file") return `conda env create -f ${shellWord(entry.dest)} ${entry.target}`;
   const packages = entry.spec.split(/\s+/).filter(Boolean).map(shellWord).join(" ");
@@ -584,10 +562,15 @@ function dockerString(text: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Apptainer / Singularity definition.
 
+// Like the Dockerfile, the definition installs nothing by piping a downloaded script into a shell: strand comes
+// from the strand image (its base, or a stage for a CUDA base), conda and pixi from stages of their pinned
+// images (multi-stage definitions and %files from a stage: Singularity 3.2+, Apptainer; build arguments
+// need Apptainer 1.2+).
 function renderDefinition(plan: ImagePlan): string {
   const sections = [
-    [header(plan), `# Build: apptainer build ${fileSafe(plan.name)}.sif ${fileSafe(plan.name)}.def   (from the workflow folder)`, "Bootstrap: docker", `From: ${plan.base}`],
+    definitionHead(plan),
     definitionLabels(plan),
+    ...definitionStageFiles(plan),
     definitionFiles(plan),
     definitionPost(plan),
     definitionEnvironment(plan),
@@ -596,6 +579,39 @@ function renderDefinition(plan: ImagePlan): string {
     definitionHelp(plan),
   ];
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
+}
+
+function definitionHead(plan: ImagePlan): string[] {
+  const strandImage = `${STRAND_IMAGE_NAME}:${imageTag(plan.engineVersion)}`;
+  const lines = [
+    header(plan),
+    "# Base: the strand image, built from the strand repository (its Dockerfile) and pushed where this machine",
+    `# can pull it:  docker build -t registry.example.org/${strandImage} . && docker push registry.example.org/${strandImage}`,
+    `# Build: apptainer build --build-arg STRAND_IMAGE=registry.example.org/${strandImage} ${fileSafe(plan.name)}.sif ${fileSafe(plan.name)}.def`,
+    "#   (from the workflow folder; with the image in a local Docker daemon instead, change the last stage's",
+    "#   Bootstrap to docker-daemon)",
+  ];
+  const stage = (from: string, name: string, extra: string[] = []) => lines.push("", "Bootstrap: docker", `From: ${from}`, `Stage: ${name}`, ...extra);
+  if (plan.needsConda) stage(MINIFORGE_IMAGE, "conda");
+  if (plan.pixi.length > 0) stage(PIXI_IMAGE, "pixi");
+  const strandArgument = ["", "%arguments", `    STRAND_IMAGE=${strandImage}`];
+  if (plan.gpu) {
+    // The CUDA runtime image is the base; Node.js and strand come out of the strand image.
+    stage("{{ STRAND_IMAGE }}", "strand", strandArgument);
+    stage(plan.base, "final");
+  } else {
+    stage("{{ STRAND_IMAGE }}", "final", strandArgument);
+  }
+  return lines;
+}
+
+/** What the final stage copies out of the others: Node.js and strand for a CUDA base, conda, pixi. */
+function definitionStageFiles(plan: ImagePlan): string[][] {
+  const sections: string[][] = [];
+  if (plan.gpu) sections.push(["%files from strand", "    /usr/local/bin/node /usr/local/bin/node", `    ${STRAND_HOME} ${STRAND_HOME}`]);
+  if (plan.needsConda) sections.push(["%files from conda", "    /opt/conda /opt/conda"]);
+  if (plan.pixi.length > 0) sections.push(["%files from pixi", "    /usr/local/bin/pixi /usr/local/bin/pixi"]);
+  return sections;
 }
 
 function definitionLabels(plan: ImagePlan): string[] {
@@ -631,9 +647,9 @@ function definitionPath(path: string): string {
 }
 
 function definitionPost(plan: ImagePlan): string[] {
-  const commands = ["set -e", "export DEBIAN_FRONTEND=noninteractive", aptInstall(plan), "", "# Node.js and strand", ...nodeInstall(plan)];
-  if (plan.needsConda) commands.push("", "# Conda (Miniforge, which includes mamba)", ...miniforgeInstall(), "export PATH=/opt/conda/bin:$PATH");
-  if (plan.pixi.length > 0) commands.push("", "# pixi", pixiInstall(), "export PATH=/opt/pixi/bin:$PATH");
+  const commands = ["set -e", "export DEBIAN_FRONTEND=noninteractive", aptInstall(plan)];
+  if (plan.gpu) commands.push("", "# strand, copied from the strand image", `ln -sf ${STRAND_HOME}/bin/strand.js /usr/local/bin/strand`);
+  if (plan.needsConda) commands.push("", "# Conda (Miniforge, which includes mamba), copied from its pinned image", "export PATH=/opt/conda/bin:$PATH");
   // Relative prefixes and venv paths resolve against the workflow folder, as they do when strand runs there.
   commands.push("", `cd ${WORKFLOW_DIR}`);
   for (const entry of plan.conda) commands.push(`# conda environment for ${listUsers(entry.users)}`, condaCreate(entry));
@@ -646,9 +662,8 @@ function definitionPost(plan: ImagePlan): string[] {
 }
 
 function definitionEnvironment(plan: ImagePlan): string[] {
-  const path = ["/usr/local/bin", ...(plan.needsConda ? ["/opt/conda/bin"] : []), ...(plan.pixi.length > 0 ? ["/opt/pixi/bin"] : []), "$PATH"];
+  const path = ["/usr/local/bin", ...(plan.needsConda ? ["/opt/conda/bin"] : []), "$PATH"];
   const lines = ["%environment", `    export PATH=${path.join(":")}`];
-  if (plan.pixi.length > 0) lines.push("    export PIXI_HOME=/opt/pixi");
   if (plan.gpu) lines.push("    export NVIDIA_VISIBLE_DEVICES=all", "    export NVIDIA_DRIVER_CAPABILITIES=compute,utility");
   return lines;
 }
