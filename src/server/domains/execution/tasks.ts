@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { readEventLog } from "../../../engine/run/event-log.js";
 import { progressOf } from "../../runner/run-progress.js";
-import { diagnoseRun } from "./diagnosis.js";
+import { diagnoseRun } from "../../../engine/run/diagnosis.js";
 import { tailTextInside } from "./log-pages.js";
 import { existingOutputs, folderBytes } from "./run-files.js";
 

@@ -14,7 +14,7 @@ import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readRequest } from "../../runner/supervisor.js";
 import type { Run } from "../../store/store.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
-import { diagnoseRun } from "./diagnosis.js";
+import { diagnoseRun } from "../../../engine/run/diagnosis.js";
 import { readLinePage } from "./log-pages.js";
 import { readableRun, type ExecutionContext } from "./service.js";
 import type { ExecutionTasks } from "./tasks.js";

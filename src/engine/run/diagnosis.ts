@@ -1,5 +1,5 @@
 /**
- * Failure diagnosis for `GET /api/runs/{id}/diagnostics`: one diagnosis per failed job, read from the
+ * Failure diagnosis (for `GET /api/runs/{id}/diagnostics` and run reports): one diagnosis per failed job, read from the
  * run's event log and the failed job's own stderr (never the whole run's output).
  *
  * Precedence, for each failure: a pattern whose text matched *and* whose exit codes include the job's
@@ -12,7 +12,7 @@
  * fails…) has no job_failed event, only `run_finished` with an error: that becomes one failure with
  * `rule` and `job` null, diagnosed from the error text and `error_code`.
  */
-import type { RunEvent } from "../../../engine/run/event-log.js";
+import type { RunEvent } from "./event-log.js";
 import { DIAGNOSIS_PATTERNS, UNKNOWN_ERROR, type DiagnosisCategory, type DiagnosisPattern } from "./diagnosis-patterns.js";
 
 /** How much of a job's stderr is searched: the end of the log is where a failure reports itself. */
