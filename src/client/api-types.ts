@@ -393,7 +393,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import a pipeline from strand+https://<host>/share/<token> or toml+https://<location> */
+        /** Import a pipeline from strand+https://<host>/share/<token>, oxo+https://<host>/share/<token> (an oxo-flow server's share) or toml+https://<location> */
         post: operations["importPipeline"];
         delete?: never;
         options?: never;
@@ -956,7 +956,7 @@ export interface components {
         };
         ImportRequest: {
             name?: string;
-            /** @description strand+https://<host>/share/<token> or toml+https://<location> */
+            /** @description strand+https://<host>/share/<token>, oxo+https://<host>/share/<token> (an oxo-flow server's share) or toml+https://<location> */
             url: string;
         };
         LicenseStatus: {
@@ -3748,6 +3748,15 @@ export interface operations {
             };
             /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such share link (on this service or on the remote server) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

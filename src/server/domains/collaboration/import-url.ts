@@ -1,7 +1,9 @@
 /**
- * Import URLs: the two forms a pipeline can be imported from, and nothing else.
+ * Import URLs: the forms a pipeline can be imported from, and nothing else.
  *
  * - `strand+https://<host>/share/<token>` names a share on a strand server (this one or another);
+ * - `oxo+https://<host>/share/<token>` names a share on an oxo-flow server (the predecessor), whose landing
+ *   document is at the same `/api/share/<token>` address but in that product's shape;
  * - `toml+https://<location>` names a raw pipeline file served at `https://<location>`.
  *
  * Parsing is strict because the result drives a server-side fetch: only https, no userinfo, no whitespace
@@ -10,10 +12,15 @@
  * only reads text; whether the host may be contacted is decided by remote-fetch.ts when it resolves it.
  */
 
+/** The products whose share links can be imported. */
+export type ShareServer = "strand" | "oxo-flow";
+
 /** Where an import URL points: a share (local or remote) or a raw pipeline file. */
 export type ImportSource =
   | {
       kind: "share";
+      /** Which product's share link it is, so which shape its landing document has. */
+      server: ShareServer;
       /** host[:port] as the WHATWG parser normalises it (lower-cased, punycode, port 443 dropped). */
       host: string;
       token: string;
@@ -40,9 +47,10 @@ export class InvalidImportUrl extends Error {
 /** Longest import URL accepted, in characters. */
 export const MAX_IMPORT_URL_LENGTH = 2048;
 
-const SHARE_SCHEME = "strand+https";
+const SHARE_SCHEMES: Record<string, ShareServer> = { "strand+https": "strand", "oxo+https": "oxo-flow" };
 const TOML_SCHEME = "toml+https";
-const FORMS_SUGGESTION = "use strand+https://<host>/share/<token> for a share or toml+https://<location> for a pipeline file";
+const FORMS_SUGGESTION =
+  "use strand+https://<host>/share/<token> (or oxo+https://<host>/share/<token> from an oxo-flow server) for a share, or toml+https://<location> for a pipeline file";
 const SHARE_PATH = /^\/share\/([A-Za-z0-9_-]{1,128})$/;
 const SCHEME_PREFIX = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 
@@ -56,8 +64,9 @@ export function parseImportUrl(raw: string): ImportSource {
     throw new InvalidImportUrl("import URL contains whitespace or control characters", "remove spaces and line breaks; percent-encode them inside a path");
   }
   const scheme = SCHEME_PREFIX.exec(raw)?.[1]?.toLowerCase();
-  if (scheme === undefined) throw new InvalidImportUrl("import URL does not start with a scheme and :// (expected strand+https:// or toml+https://)", FORMS_SUGGESTION);
-  if (scheme !== SHARE_SCHEME && scheme !== TOML_SCHEME) throw unknownScheme(scheme);
+  if (scheme === undefined) throw new InvalidImportUrl("import URL does not start with a scheme and :// (expected strand+https://, oxo+https:// or toml+https://)", FORMS_SUGGESTION);
+  const server = Object.hasOwn(SHARE_SCHEMES, scheme) ? SHARE_SCHEMES[scheme] : undefined;
+  if (server === undefined && scheme !== TOML_SCHEME) throw unknownScheme(scheme, raw);
 
   const rest = raw.slice(scheme.length + "://".length);
   // The authority as written: WHATWG would skip extra slashes (`https:///x` has host "x") and drop an empty
@@ -76,7 +85,7 @@ export function parseImportUrl(raw: string): ImportSource {
   }
   if (url.hostname.length === 0) throw new InvalidImportUrl("import URL has no host", `write the host right after ${scheme}://`);
 
-  if (scheme === TOML_SCHEME) {
+  if (server === undefined) {
     url.hash = "";
     return { kind: "toml", fetchUrl: url.href };
   }
@@ -88,7 +97,7 @@ export function parseImportUrl(raw: string): ImportSource {
       "copy the share link as the sharing dialog shows it",
     );
   }
-  return { kind: "share", host: url.host, token, fetchUrl: `https://${url.host}/api/share/${token}` };
+  return { kind: "share", server, host: url.host, token, fetchUrl: `https://${url.host}/api/share/${token}` };
 }
 
 /** True for any whitespace (ASCII or Unicode) or C0/C1 control character. */
@@ -101,10 +110,14 @@ function hasWhitespaceOrControl(text: string): boolean {
   return false;
 }
 
-/** The error for a scheme that is not one of the two import forms, with a hint for the near misses. */
-function unknownScheme(scheme: string): InvalidImportUrl {
-  if (scheme === "strand+http" || scheme === "toml+http") {
+/** The error for a scheme that is not one of the import forms, with a hint for the near misses. */
+function unknownScheme(scheme: string, raw: string): InvalidImportUrl {
+  if (scheme === "strand+http" || scheme === "oxo+http" || scheme === "toml+http") {
     return new InvalidImportUrl(`import URL scheme "${scheme}" is not allowed: only https is`, `use ${scheme}s://`);
+  }
+  if (scheme === "https" && /^https:\/\/[^/?#]+\/share\/[A-Za-z0-9_-]+$/i.test(raw)) {
+    // oxo-flow's web page copies its share links without the oxo+ prefix.
+    return new InvalidImportUrl("a plain https:// URL is not an import URL", `for a share link copied from an oxo-flow page, write oxo+${raw}; for a strand share, strand+${raw}`);
   }
   if (scheme === "https" || scheme === "http") {
     return new InvalidImportUrl(`a plain ${scheme}:// URL is not an import URL`, FORMS_SUGGESTION);

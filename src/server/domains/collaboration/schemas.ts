@@ -52,7 +52,7 @@ export const ShareLandingSchema = z
 
 export const ImportBody = z
   .object({
-    url: z.string().max(4096).openapi({ description: "strand+https://<host>/share/<token> or toml+https://<location>" }),
+    url: z.string().max(4096).openapi({ description: "strand+https://<host>/share/<token>, oxo+https://<host>/share/<token> (an oxo-flow server's share) or toml+https://<location>" }),
     name: z.string().trim().min(1).max(200).optional(),
   })
   .openapi("ImportRequest");

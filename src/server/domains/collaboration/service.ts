@@ -1,7 +1,8 @@
 /**
  * Collaboration, free of HTTP: forks, share links with a public landing document and revocation, and
  * imports from `strand+https://<host>/share/<token>` (a share, resolved locally when the host is this
- * service) and `toml+https://<location>` (a raw pipeline file). Remote fetches go through the SSRF-guarded
+ * service), `oxo+https://<host>/share/<token>` (a share on an oxo-flow server, read in that product's shape)
+ * and `toml+https://<location>` (a raw pipeline file). Remote fetches go through the SSRF-guarded
  * fetcher (HTTPS only, public addresses only, 10 s, 1 MiB, no redirects).
  */
 import type { Caller } from "../../caller.js";
@@ -12,6 +13,7 @@ import { createSaved, DEFAULT_QUOTA, readable, writable } from "../pipelines/ser
 import type { Validation } from "../workflow/service.js";
 import { InvalidImportUrl, isSameHost, parseImportUrl } from "./import-url.js";
 import { fetchRemoteText, RemoteFetchError, type RemoteFetchOptions } from "./remote-fetch.js";
+import { readShareLanding } from "./remote-share.js";
 
 /** The largest and default lifetime of a share link, in days. */
 export const SHARE_DAYS = { default: 30, max: 3650 };
@@ -117,7 +119,7 @@ function invalid(message: string, suggestion: string): ServiceError {
   return new ServiceError(400, "INVALID_URL", message, { suggestion });
 }
 
-const SCHEMES = "use strand+https://<host>/share/<token> (a share link) or toml+https://<location> (a pipeline file)";
+const SCHEMES = "use strand+https://<host>/share/<token> or oxo+https://<host>/share/<token> (a share link), or toml+https://<location> (a pipeline file)";
 
 /** What to do about each kind of refused fetch. */
 const FETCH_ADVICE: Partial<Record<RemoteFetchError["reason"], string>> = {
@@ -128,14 +130,34 @@ const FETCH_ADVICE: Partial<Record<RemoteFetchError["reason"], string>> = {
   too_large: "pipelines over 1 MiB cannot be imported; save the text with POST /api/pipelines instead",
 };
 
-/** Fetches remote text, turning refusals into INVALID_URL and remote trouble into 502 UPSTREAM_ERROR. */
+/** A failed fetch as the import answers it: refusals are INVALID_URL, remote trouble 502 UPSTREAM_ERROR. */
+function fetchFailure(error: unknown): unknown {
+  if (!(error instanceof RemoteFetchError)) return error;
+  if (error.reason === "timeout" || error.reason === "network") return new ServiceError(502, "UPSTREAM_ERROR", error.message, { suggestion: "check that the address is reachable from the service, then try again" });
+  return invalid(error.message, FETCH_ADVICE[error.reason] ?? SCHEMES);
+}
+
+/** Fetches remote text (a pipeline file). */
 async function fetchText(url: string, options: RemoteFetchOptions): Promise<string> {
   try {
     return (await fetchRemoteText(url, options)).text;
   } catch (error) {
-    if (!(error instanceof RemoteFetchError)) throw error;
-    if (error.reason === "timeout" || error.reason === "network") throw new ServiceError(502, "UPSTREAM_ERROR", error.message, { suggestion: "check that the address is reachable from the service, then try again" });
-    throw invalid(error.message, FETCH_ADVICE[error.reason] ?? SCHEMES);
+    throw fetchFailure(error);
+  }
+}
+
+/** Fetches a remote share's landing document; the remote's 404 and 410 answer as a local share's would. */
+async function fetchShareDocument(url: string, host: string, options: RemoteFetchOptions): Promise<string> {
+  try {
+    return (await fetchRemoteText(url, options)).text;
+  } catch (error) {
+    if (error instanceof RemoteFetchError && error.status === 404 && error.reason === "status") {
+      throw new ServiceError(404, "NOT_FOUND", `${host} has no such share link (${url} answered 404)`, { suggestion: "check the link, or ask its owner for a new one" });
+    }
+    if (error instanceof RemoteFetchError && error.status === 410 && error.reason === "status") {
+      throw new ServiceError(410, "EXPIRED", `this share link expired or was revoked on ${host} (${url} answered 410)`, { suggestion: "ask the owner for a new link" });
+    }
+    throw fetchFailure(error);
   }
 }
 
@@ -152,6 +174,7 @@ export async function importPipeline(store: Store, caller: Caller, sent: string,
   let toml: string;
   let forkedFrom: string | null = null;
   let sourceName: string | undefined;
+  let fallback: { version: string | null; description: string | null } | undefined;
   const local = source.kind === "share" && isSameHost(source.host, context.ownHosts);
   if (source.kind === "share" && local) {
     const landing = await shareLanding(store, source.token);
@@ -159,17 +182,10 @@ export async function importPipeline(store: Store, caller: Caller, sent: string,
     forkedFrom = landing.pipeline.id;
     sourceName = landing.pipeline.name;
   } else if (source.kind === "share") {
-    const text = await fetchText(source.fetchUrl, context.fetch);
-    let landing: Partial<ShareLanding>;
-    try {
-      landing = JSON.parse(text) as Partial<ShareLanding>;
-    } catch {
-      throw invalid(`${source.fetchUrl} did not answer with a share document`, "check that the link is a strand share link");
-    }
-    if (typeof landing.toml_content !== "string") throw invalid(`${source.fetchUrl} did not answer with a share document`, "check that the link is a strand share link and has not expired");
+    const landing = readShareLanding(source.server, await fetchShareDocument(source.fetchUrl, source.host, context.fetch), source.fetchUrl);
     toml = landing.toml_content;
-    // A remote document names itself; keep the name within what the API accepts for names.
-    sourceName = typeof landing.pipeline?.name === "string" ? landing.pipeline.name.slice(0, 180) : undefined;
+    sourceName = landing.name;
+    fallback = { version: landing.version, description: landing.description };
   } else {
     toml = await fetchText(source.fetchUrl, context.fetch);
   }
@@ -177,6 +193,7 @@ export async function importPipeline(store: Store, caller: Caller, sent: string,
     toml_content: toml,
     name: name ?? (sourceName ? `${sourceName} (imported)` : undefined),
     forked_from: forkedFrom,
+    fallback,
     source: source.kind === "toml" ? `the file at ${source.fetchUrl.split(/[?#]/)[0]}` : `the pipeline shared at ${raw}`,
   }, context.quota);
   return { pipeline, validation, source: { kind: source.kind, url: raw, local } };

@@ -47,6 +47,8 @@ export interface CreateInput {
   tags?: string[];
   visibility?: PipelineVisibility;
   forked_from?: string | null;
+  /** Version and description to keep when the text states none (an import takes them from the share). */
+  fallback?: { version?: string | null; description?: string | null };
   /** What the text is called in a PARSE_ERROR (default `toml_content`; an import names its URL). */
   source?: string;
 }
@@ -59,8 +61,8 @@ export async function createSaved(store: Store, caller: Caller, input: CreateInp
   const { facts, validation } = await describeText(input.toml_content, input.source);
   const pipeline = await store.createPipeline({
     name: input.name ?? facts.name,
-    version: facts.version,
-    description: facts.description,
+    version: facts.version ?? input.fallback?.version ?? null,
+    description: facts.description ?? input.fallback?.description ?? null,
     tags: uniqueTags(input.tags ?? []),
     toml_content: input.toml_content,
     visibility: input.visibility ?? "private",

@@ -357,7 +357,8 @@ describe("POST /api/pipelines/import refusals", () => {
   const refused: [string, (port: number) => string, RegExp?][] = [
     ["a plain https URL", () => "https://example.org/pipeline.toml"],
     ["a plain http URL", () => "http://example.org/pipeline.toml"],
-    ["another product's scheme", () => "oxo+https://example.org/share/abc"],
+    ["another product's scheme", () => "galaxy+https://example.org/share/abc"],
+    ["oxo+http", () => "oxo+http://example.org/share/abc"],
     ["strand+http", () => "strand+http://example.org/share/abc"],
     ["a file URL", () => "file:///etc/passwd"],
     ["this service's loopback address", (port) => `toml+https://127.0.0.1:${port}/x`, /loopback|private/],

@@ -1,5 +1,5 @@
 /**
- * Import URLs: the two accepted forms (strand+https share links, toml+https file locations) and the refusal,
+ * Import URLs: the accepted forms (strand+https and oxo+https share links, toml+https file locations) and the refusal,
  * with a message naming the problem, of everything else.
  */
 import { describe, expect, it } from "vitest";
@@ -20,6 +20,7 @@ describe("parseImportUrl accepts", () => {
   it("a share link", () => {
     expect(parseImportUrl("strand+https://strand.example.org/share/AbC_12-x")).toEqual({
       kind: "share",
+      server: "strand",
       host: "strand.example.org",
       token: "AbC_12-x",
       fetchUrl: "https://strand.example.org/api/share/AbC_12-x",
@@ -29,6 +30,7 @@ describe("parseImportUrl accepts", () => {
   it("a share link with a port, lower-casing the host and the scheme", () => {
     expect(parseImportUrl("STRAND+HTTPS://Strand.Example.ORG:8443/share/t")).toEqual({
       kind: "share",
+      server: "strand",
       host: "strand.example.org:8443",
       token: "t",
       fetchUrl: "https://strand.example.org:8443/api/share/t",
@@ -37,6 +39,17 @@ describe("parseImportUrl accepts", () => {
 
   it("a share link on an IPv6 literal, and drops the default port", () => {
     expect(parseImportUrl("strand+https://[2001:DB8::1]:443/share/t")).toMatchObject({ host: "[2001:db8::1]", fetchUrl: "https://[2001:db8::1]/api/share/t" });
+  });
+
+  it("an oxo-flow share link, whose landing is at the same /api/share/<token> address", () => {
+    expect(parseImportUrl("oxo+https://Flow.Lab.example:3000/share/6f1c2a9e-8b7d-4c3e-9a1f-0e2d3c4b5a69")).toEqual({
+      kind: "share",
+      server: "oxo-flow",
+      host: "flow.lab.example:3000",
+      token: "6f1c2a9e-8b7d-4c3e-9a1f-0e2d3c4b5a69",
+      fetchUrl: "https://flow.lab.example:3000/api/share/6f1c2a9e-8b7d-4c3e-9a1f-0e2d3c4b5a69",
+    });
+    expect(parseImportUrl("OXO+HTTPS://flow.lab.example/share/t")).toMatchObject({ server: "oxo-flow", fetchUrl: "https://flow.lab.example/api/share/t" });
   });
 
   it("a token of 128 characters", () => {
@@ -62,7 +75,10 @@ describe("parseImportUrl accepts", () => {
 
 describe("parseImportUrl refuses", () => {
   const cases: [label: string, raw: string, message: RegExp][] = [
-    ["an unknown scheme", "oxo+https://h.example/share/t", /unknown import URL scheme "oxo\+https"/],
+    ["an unknown scheme", "galaxy+https://h.example/share/t", /unknown import URL scheme "galaxy\+https"/],
+    ["oxo+http (the predecessor accepted it; only https is fetched)", "oxo+http://h.example/share/t", /"oxo\+http" is not allowed: only https/],
+    ["an oxo-flow share path that is not /share/<token>", "oxo+https://h.example/api/share/t", /exactly \/share\/<token>/],
+    ["an oxo-flow share link with user info", "oxo+https://admin@h.example/share/t", /user name or password/],
     ["a plain https URL", "https://h.example/p.toml", /plain https:\/\/ URL is not an import URL/],
     ["a plain http URL", "http://h.example/p.toml", /plain http:\/\/ URL/],
     ["strand+http", "strand+http://h.example/share/t", /"strand\+http" is not allowed: only https/],
@@ -104,6 +120,13 @@ describe("parseImportUrl refuses", () => {
 
   it("suggests the https variant of a near-miss scheme", () => {
     expect(refusal("toml+http://h.example/p.toml").suggestion).toBe("use toml+https://");
+    expect(refusal("oxo+http://h.example/share/t").suggestion).toBe("use oxo+https://");
+  });
+
+  it("suggests the oxo+ prefix for a share link copied from an oxo-flow page (which drops it)", () => {
+    expect(refusal("https://flow.lab.example/share/6f1c2a9e").suggestion).toBe(
+      "for a share link copied from an oxo-flow page, write oxo+https://flow.lab.example/share/6f1c2a9e; for a strand share, strand+https://flow.lab.example/share/6f1c2a9e",
+    );
   });
 
   it("accepts exactly 2048 characters", () => {
