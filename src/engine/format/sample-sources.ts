@@ -5,7 +5,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, posix, relative, resolve } from "node:path";
-import { EngineError, makeFinding, type Finding } from "../findings.js";
+import { EngineError, makeFinding, type Finding, type SourcePosition } from "../findings.js";
+import { parseDelimited, type Delimiter } from "./delimited.js";
 import type { Pair, SampleGroup } from "./model.js";
 import { formatBytes } from "./parse-source.js";
 import { globSegmentMatcher, matchesWildcards, wildcardPattern } from "./path-patterns.js";
@@ -15,39 +16,6 @@ export const MAX_SAMPLE_FILE_BYTES = 50 * 1024 * 1024;
 
 /** The group that `sample_pattern` discovery fills. */
 export const AUTO_DISCOVERED_GROUP = "auto-discovered";
-
-type Delimiter = "," | "\t";
-
-/** Splits delimited text into trimmed rows of cells, honouring double quotes and skipping `#` comment lines. */
-export function parseDelimited(text: string, delimiter: Delimiter): { cells: string[]; line: number }[] {
-  const rows: { cells: string[]; line: number }[] = [];
-  const lines = text.replace(/^\ufeff/, "").split(/\r?\n/);
-  lines.forEach((raw, index) => {
-    if (raw.trim() === "" || raw.trimStart().startsWith("#")) return;
-    const cells: string[] = [];
-    let cell = "";
-    let quoted = false;
-    for (let i = 0; i < raw.length; i++) {
-      const ch = raw[i]!;
-      if (quoted) {
-        if (ch === '"' && raw[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else if (ch === '"') quoted = false;
-        else cell += ch;
-      } else if (ch === '"' && cell.trim() === "") {
-        quoted = true;
-        cell = "";
-      } else if (ch === delimiter) {
-        cells.push(cell.trim());
-        cell = "";
-      } else cell += ch;
-    }
-    cells.push(cell.trim());
-    rows.push({ cells, line: index + 1 });
-  });
-  return rows;
-}
 
 function delimiterFor(path: string, label: string, allowNone: boolean): Delimiter | "json" {
   const ext = extname(path).toLowerCase();
@@ -122,7 +90,7 @@ export async function readSampleGroupsFile(path: string, displayPath: string): P
       return { name: group.name, samples: group.samples.map(String), metadata };
     });
   }
-  const rows = parseDelimited(text, kind);
+  const rows = parseDelimited(text, kind, displayPath);
   const header = rows[0]?.cells ?? [];
   const nameAt = headerIndex(header, ["name"]);
   const samplesAt = headerIndex(header, ["samples"]);
@@ -143,7 +111,7 @@ export async function readPairsFile(path: string, displayPath: string): Promise<
   if (kind === "json") {
     return parseJsonArray(text, displayPath, "pairs").map((entry, index) => pairFromRecord(entry as Record<string, unknown>, `${displayPath}: entry ${index + 1}`));
   }
-  const rows = parseDelimited(text, kind);
+  const rows = parseDelimited(text, kind, displayPath);
   const header = rows[0]?.cells ?? [];
   const idAt = headerIndex(header, ["pair_id"]);
   const experimentAt = headerIndex(header, ["experiment", "tumor"]);
@@ -157,17 +125,19 @@ export async function readPairsFile(path: string, displayPath: string): Promise<
     header.forEach((name, i) => {
       if (row.cells[i] !== undefined && row.cells[i] !== "") record[name.toLowerCase()] = row.cells[i];
     });
-    return pairFromRecord(record, `${displayPath}:${row.line}`);
+    return pairFromRecord(record, `${displayPath}:${row.line}`, { file: displayPath, line: row.line, column: 1 });
   });
 }
 
 const PAIR_COLUMNS = new Set(["pair_id", "experiment", "tumor", "control", "normal", "experiment_type", "tumor_type"]);
 
-function pairFromRecord(record: Record<string, unknown>, where: string): Pair {
+function pairFromRecord(record: Record<string, unknown>, where: string, at?: SourcePosition): Pair {
   const text = (key: string): string | undefined => (record[key] === undefined || record[key] === null ? undefined : String(record[key]));
   const pairId = text("pair_id");
   const experiment = text("experiment") ?? text("tumor");
-  if (!pairId || !experiment) throw new EngineError("SOURCE_ERROR", `${where}: a pair needs pair_id and experiment (or tumor)`);
+  if (!pairId || !experiment) {
+    throw new EngineError("SOURCE_ERROR", `${where}: a pair needs pair_id and experiment (or tumor)`, { at, suggestion: "fill in the pair_id and experiment (or tumor) cells of every row" });
+  }
   const metadata: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) {
     if (!PAIR_COLUMNS.has(key) && key !== "metadata" && value !== undefined) metadata[key] = String(value);
