@@ -2,11 +2,12 @@
  * The `strand` command: picks the subcommand, parses its arguments, and turns every error into a message
  * and an exit code (0 ok, 1 pipeline problems, 2 usage). No stack traces unless STRAND_DEBUG is set.
  */
-import { EngineError } from "../engine/findings.js";
+import { EngineError, makeFinding } from "../engine/findings.js";
 import { engineVersion } from "../engine/version.js";
 import { parseArgs, UsageError, type OptionSpec } from "./args.js";
 import type { Command } from "./commands/command.js";
-import { findingJson, formatFinding, paint, printJson, processOutput, type Output } from "./print.js";
+import { printEnvelope } from "./json-envelope.js";
+import { formatFinding, paint, processOutput, type Output } from "./print.js";
 
 interface CatalogEntry {
   name: string;
@@ -101,20 +102,20 @@ export async function runCli(argv: string[], output: Output = processOutput(argv
 function reportError(error: unknown, command: { name: string; usage: string }, output: Output, json: boolean): number {
   if (error instanceof UsageError || (error instanceof EngineError && error.code === "USAGE_ERROR")) {
     const suggestion = error instanceof UsageError ? error.suggestion : error.finding.suggestion;
-    if (json) printJson(output, { command: command.name, error: { code: "USAGE_ERROR", message: error.message, suggestion: suggestion ?? null } });
+    if (json) printEnvelope(output, command.name, { ok: false, data: null, findings: [makeFinding("USAGE_ERROR", "error", error.message, { suggestion })] });
     output.err(`strand ${command.name}: ${error.message}`);
     if (suggestion) output.err(`  hint: ${suggestion}`);
     output.err(`Usage: ${command.usage}`);
     return 2;
   }
   if (error instanceof EngineError) {
-    if (json) printJson(output, { command: command.name, error: findingJson(output, error.finding) });
+    if (json) printEnvelope(output, command.name, { ok: false, data: null, findings: [error.finding] });
     output.err(`${paint(output, "red", "✗")} strand ${command.name} failed`);
     output.err(formatFinding(output, error.finding));
     return 1;
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (json) printJson(output, { command: command.name, error: { code: "INTERNAL", message } });
+  if (json) printEnvelope(output, command.name, { ok: false, data: null, findings: [makeFinding("INTERNAL", "error", message)] });
   output.err(`strand ${command.name}: internal error: ${message}`);
   if (process.env.STRAND_DEBUG && error instanceof Error && error.stack) output.err(error.stack);
   else output.err("  this is a bug in strand; rerun with STRAND_DEBUG=1 for details and report it");

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT } from "../support/cli-pipelines.js";
-import { PROJECT_ROOT, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseEnvelope, PROJECT_ROOT, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const COMMANDS = ["validate", "lint", "format", "graph", "run", "status", "serve", "dry-run", "debug", "config", "diff", "export", "schema", "template", "license", "cluster"];
 
@@ -110,13 +110,14 @@ describe("usage errors exit 2", () => {
     expect(result.stderr).toContain("expected one workflow");
   });
 
-  it("usage errors with --json also print a JSON error document", async () => {
+  it("usage errors with --json also print the JSON envelope, the error as its finding", async () => {
     const result = await runStrand(["graph", "main.oxoflow", "-f", "png", "--json"], { cwd: folder.dir });
     expect(result.exitCode).toBe(2);
-    const body = JSON.parse(result.stdout) as { command: string; error: { code: string; message: string } };
-    expect(body.command).toBe("graph");
-    expect(body.error.code).toBe("USAGE_ERROR");
-    expect(body.error.message).toContain("png");
+    const body = parseEnvelope(result);
+    expect(body).toMatchObject({ ok: false, command: "graph", data: null });
+    expect(body.findings).toHaveLength(1);
+    expect(body.findings[0]).toMatchObject({ code: "USAGE_ERROR", severity: "error" });
+    expect(body.findings[0]!.message).toContain("png");
     expect(stackTraceLines(result.stderr)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureSlurm, failWithoutSlurmWhenStrict } from "../support/slurm-cluster.js";
-import { runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const slurm = await ensureSlurm();
 failWithoutSlurmWhenStrict(slurm);
@@ -148,8 +148,8 @@ describe("strand cluster submit", () => {
 
     const json = await runStrand(["cluster", "submit", ".", "-b", "lsf", "--json", "--with-dependencies"], { cwd: folder.dir });
     expect(json.exitCode).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({
-      command: "cluster submit",
+    expect(parseEnvelope(json)).toMatchObject({ ok: true, command: "cluster submit", findings: [] });
+    expect(parseData(json)).toEqual({
       workflow: "main.oxoflow",
       backend: "lsf",
       output_dir: "cluster_scripts",
@@ -254,7 +254,7 @@ describe.skipIf(!slurm)("strand cluster with a real SLURM cluster", () => {
     expect(String((await execa("squeue", ["-h", "-j", id], { reject: false })).stdout).trim()).toBe("");
 
     const after = await runStrand(["cluster", "status", "-b", "slurm", id, "--json"]);
-    expect(JSON.parse(after.stdout)).toMatchObject({ command: "cluster status", backend: "slurm", jobs: [{ id, state: "cancelled", native: "CANCELLED" }] });
+    expect(parseEnvelope(after)).toMatchObject({ ok: true, command: "cluster status", data: { backend: "slurm", jobs: [{ id, state: "cancelled", native: "CANCELLED" }] } });
   });
 });
 

@@ -4,7 +4,7 @@
 import { parse } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 let folder: TempFolder;
 beforeAll(() => {
@@ -31,7 +31,7 @@ describe.concurrent("strand config show", () => {
   it("--json separates injected and overridden keys", async () => {
     const result = await config("show", "main.oxoflow", "--json", "genome=mm10");
     expect(result.exitCode).toBe(0);
-    const body = parseJson<{ config: Record<string, unknown>; injected: string[]; overridden: string[] }>(result);
+    const body = parseData<{ config: Record<string, unknown>; injected: string[]; overridden: string[] }>(result);
     expect(body.config.genome).toBe("mm10");
     expect(body.injected).toEqual(["samples_cohort", "samples_list"]);
     expect(body.overridden).toEqual(["genome"]);
@@ -52,9 +52,11 @@ describe.concurrent("strand config stats", () => {
   it("--json counts rules, jobs, dependencies and levels", async () => {
     const result = await config("stats", "main.oxoflow", "--json");
     expect(result.exitCode).toBe(0);
-    const body = parseJson(result);
+    const envelope = parseEnvelope(result);
+    expect(envelope.command).toBe("config");
+    const body = envelope.data;
     expect(body).toMatchObject({
-      command: "stats",
+      action: "stats",
       rules: 3,
       jobs: 5,
       shell_rules: 3,
@@ -99,8 +101,8 @@ describe.concurrent("strand config get", () => {
   });
 
   it("--json keeps the value's type", async () => {
-    const body = parseJson<{ key: string; value: unknown }>(await config("get", "make_report", "main.oxoflow", "--json"));
-    expect(body).toEqual({ key: "make_report", value: false });
+    const body = parseData<{ key: string; value: unknown }>(await config("get", "make_report", "main.oxoflow", "--json"));
+    expect(body).toEqual({ action: "get", key: "make_report", value: false });
   });
 
   it("an unknown key exits 1 naming it", async () => {

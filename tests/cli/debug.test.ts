@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseEnvelope, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 interface DebugJob {
   name: string;
@@ -75,7 +75,9 @@ describe.concurrent("strand debug", () => {
   it("--json gives the same jobs as data", async () => {
     const result = await debug("main.oxoflow", "--json", "-r", "merge");
     expect(result.exitCode).toBe(0);
-    const jobs = parseJson<DebugJob[]>(result);
+    const envelope = parseEnvelope<DebugJob[]>(result);
+    expect(envelope).toMatchObject({ ok: true, command: "debug", findings: [] });
+    const jobs = envelope.data;
     expect(jobs).toEqual([
       {
         name: "merge",

@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT, SYNTAX_ERROR } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const CHANGED = COHORT.replace('genome = "hg38"', 'genome = "hg19"')
   .replace("bwa mem {config.mapper_args}", "bwa mem -t 4 {config.mapper_args}")
@@ -50,8 +50,9 @@ describe.concurrent("strand diff", () => {
   it("--json: the changes with before/after values and a unified diff", async () => {
     const result = await diff("a.oxoflow", "b.oxoflow", "--json");
     expect(result.exitCode).toBe(0);
-    const body = parseJson<DiffJson>(result);
-    expect(body).toMatchObject({ command: "diff", a: "a.oxoflow", b: "b.oxoflow", identical: false });
+    expect(parseEnvelope(result)).toMatchObject({ ok: true, command: "diff", findings: [] });
+    const body = parseData<DiffJson>(result);
+    expect(body).toMatchObject({ a: "a.oxoflow", b: "b.oxoflow", identical: false });
     expect(body.changes.map((change) => change.category)).toEqual(["workflow", "rules", "rules", "config"]);
     expect(body.changes.find((change) => change.path === "config.genome")).toMatchObject({ change: "changed", before: "hg38", after: "hg19" });
     expect(body.unified_diff).toContain("--- a.oxoflow");
@@ -61,7 +62,7 @@ describe.concurrent("strand diff", () => {
   });
 
   it("identical --json", async () => {
-    const body = parseJson<DiffJson>(await diff("a.oxoflow", "copy.oxoflow", "--json"));
+    const body = parseData<DiffJson>(await diff("a.oxoflow", "copy.oxoflow", "--json"));
     expect(body.identical).toBe(true);
     expect(body.changes).toEqual([]);
   });

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN, COHORT } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const named = (name: string) => CHAIN.replace('name = "chain"', `name = "${name}"`);
 
@@ -40,7 +40,7 @@ describe.concurrent("workflow discovery", () => {
       runStrand(["dry-run", "--json"], { cwd: folder.path("no-main") }),
       runStrand(["graph", "-f", "json"], { cwd: folder.path("with-main") }),
     ]);
-    expect(parseJson<{ workflow: string }>(plan).workflow).toBe("beta.oxoflow");
+    expect(parseData<{ workflow: string }>(plan).workflow).toBe("beta.oxoflow");
     expect(parseJson<{ nodes: unknown[] }>(graph).nodes).toHaveLength(3);
   });
 
@@ -82,8 +82,8 @@ describe.concurrent("workflow discovery", () => {
   it("the not-found error is JSON with --json", async () => {
     const result = await runStrand(["validate", "empty", "--json"], { cwd: folder.dir });
     expect(result.exitCode).toBe(1);
-    const body = parseJson<{ command: string; error: { code: string; message: string } }>(result);
-    expect(body.command).toBe("validate");
-    expect(body.error.code).toBe("IO_ERROR");
+    const body = parseEnvelope(result);
+    expect(body).toMatchObject({ ok: false, command: "validate", data: null });
+    expect(body.findings.map((finding) => finding.code)).toEqual(["IO_ERROR"]);
   });
 });

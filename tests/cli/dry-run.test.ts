@@ -10,11 +10,10 @@ import { openCheckpoint } from "../../src/engine/run/checkpoint.js";
 import { configSnapshot, createJobRecord } from "../../src/engine/run/fingerprint.js";
 import { planPipeline } from "../../src/engine/run/plan.js";
 import { CHAIN, COHORT, CYCLE, UNDEFINED_CONFIG } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 interface PlanJson {
   schema_version: number;
-  command: string;
   workflow: string;
   total_jobs: number;
   would_run: number;
@@ -40,7 +39,6 @@ interface PlanJson {
   }[];
   sample_groups: { name: string; samples: string[] }[];
   pairs: unknown[];
-  warnings: unknown[];
 }
 
 /** The `  i. name  [status]` lines of a text plan, as [number, name, status]. */
@@ -66,7 +64,7 @@ const dryRun = (...args: string[]) => runStrand(["dry-run", ...args], { cwd: fol
 const planOf = async (...args: string[]) => {
   const result = await dryRun(...args, "--json");
   expect(result.exitCode, result.stderr).toBe(0);
-  return parseJson<PlanJson>(result);
+  return parseData<PlanJson>(result);
 };
 const commandOf = (body: PlanJson, name: string) => body.plan.find((job) => job.name === name)?.command;
 
@@ -127,7 +125,6 @@ describe.concurrent("strand dry-run --json", () => {
   it("returns the plan with a reason for every job", async () => {
     const body = await planOf("main.oxoflow");
     expect(body.schema_version).toBe(1);
-    expect(body.command).toBe("dry-run");
     expect(body.workflow).toBe("main.oxoflow");
     expect(body).toMatchObject({ total_jobs: 5, would_run: 4, skipped: 1, up_to_date: 0 });
     expect(body.execution_order).toEqual(["align_cohort_S1", "align_cohort_S2", "align_cohort_S3", "merge"]);
@@ -321,7 +318,7 @@ describe.concurrent("strand dry-run with a checkpoint (Decision 5)", () => {
         "transform run: downstream of generate",
         "summarise run: downstream of transform",
       ]);
-      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json", "greeting=bye"));
+      const body = parseData<PlanJson>(await dryRunIn(workdir, "--json", "greeting=bye"));
       expect(body.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: true, completed: 3, failed: 0 });
       expect(body.plan.map((job) => [job.name, job.status, job.reason])).toEqual([
         ["generate", "run", { code: "config-changed", text: "config key changed: greeting" }],
@@ -337,7 +334,7 @@ describe.concurrent("strand dry-run with a checkpoint (Decision 5)", () => {
     const workdir = await ranChain();
     try {
       workdir.write({ "chain.oxoflow": CHAIN.replace("wc -c {input[0]}", "wc -m {input[0]}"), "data/a.txt": "edited by hand\n" });
-      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      const body = parseData<PlanJson>(await dryRunIn(workdir, "--json"));
       expect(body.plan.map((job) => [job.name, job.reason.code, job.reason.text])).toEqual([
         ["generate", "up-to-date", "outputs up to date"],
         ["transform", "input-changed", "input changed: data/a.txt"],
@@ -359,7 +356,7 @@ describe.concurrent("strand dry-run with a checkpoint (Decision 5)", () => {
         "transform run: failed in the last run",
         "summarise run: downstream of transform",
       ]);
-      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      const body = parseData<PlanJson>(await dryRunIn(workdir, "--json"));
       expect(body.checkpoint).toMatchObject({ completed: 1, failed: 1 });
       expect(body.plan.map((job) => job.reason.code)).toEqual(["up-to-date", "failed-before", "never-completed"]);
     } finally {
@@ -377,9 +374,10 @@ describe.concurrent("strand dry-run with a checkpoint (Decision 5)", () => {
       expect(jobLines(result.stdout).map(([, , status]) => status)).toEqual(["run: never completed", "run: never completed", "run: never completed"]);
       expect(readdirSync(join(workdir.dir, ".strand"))).toEqual(["checkpoint.json"]);
       expect(readFileSync(workdir.path(".strand/checkpoint.json"), "utf8")).toBe("{ torn");
-      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
-      expect(body.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: true, completed: 0, failed: 0 });
-      expect(body.warnings).toEqual([expect.objectContaining({ code: "CHECKPOINT", severity: "warning" })]);
+      const envelope = parseEnvelope<PlanJson>(await dryRunIn(workdir, "--json"));
+      expect(envelope).toMatchObject({ ok: true, command: "dry-run" });
+      expect(envelope.data.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: true, completed: 0, failed: 0 });
+      expect(envelope.findings).toEqual([expect.objectContaining({ code: "CHECKPOINT", severity: "warning" })]);
     } finally {
       workdir.remove();
     }
@@ -388,7 +386,7 @@ describe.concurrent("strand dry-run with a checkpoint (Decision 5)", () => {
   it("without a checkpoint, JSON says so and nothing is created", async () => {
     const workdir = tempFolder({ "chain.oxoflow": CHAIN });
     try {
-      const body = parseJson<PlanJson>(await dryRunIn(workdir, "--json"));
+      const body = parseData<PlanJson>(await dryRunIn(workdir, "--json"));
       expect(body.checkpoint).toEqual({ path: ".strand/checkpoint.json", found: false, completed: 0, failed: 0 });
       expect(existsSync(workdir.path(".strand"))).toBe(false);
     } finally {

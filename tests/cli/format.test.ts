@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT, SYNTAX_ERROR } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 let folder: TempFolder;
 beforeAll(() => {
@@ -52,7 +52,7 @@ describe("strand format", () => {
     const [before, after] = await Promise.all([strand("dry-run", "main.oxoflow", "--json"), strand("dry-run", "same.oxoflow", "--json")]);
     type Plan = { plan: { name: string; command: string | null; status: string }[] };
     const strip = (body: Plan) => body.plan.map((job) => [job.name, job.command, job.status]);
-    expect(strip(parseJson<Plan>(after))).toEqual(strip(parseJson<Plan>(before)));
+    expect(strip(parseData<Plan>(after))).toEqual(strip(parseData<Plan>(before)));
     const validate = await strand("validate", "same.oxoflow");
     expect(validate.stdout).toContain("3 rules, 2 dependencies");
   });

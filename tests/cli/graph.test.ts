@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN, COHORT, CYCLE } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, parseJson, runStrand, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 interface GraphJson {
   nodes: { id: string; label: string; rule: string; environment: string; threads: number; level: number }[];
@@ -67,9 +67,17 @@ describe.concurrent("strand graph", () => {
     expect(body.metrics).toEqual({ nodes: 3, edges: 2, max_depth: 2, max_width: 1 });
   });
 
-  it("--json alone means JSON", async () => {
+  it("--json alone means the graph document inside the JSON envelope", async () => {
     const [json, explicit] = await Promise.all([graph("main.oxoflow", "--json"), graph("main.oxoflow", "-f", "json")]);
-    expect(json.stdout).toBe(explicit.stdout);
+    expect(parseEnvelope(json)).toMatchObject({ ok: true, command: "graph", findings: [] });
+    expect(parseData(json)).toEqual(parseJson(explicit));
+  });
+
+  it("--json with another format puts that format's text in the envelope", async () => {
+    const result = await graph("main.oxoflow", "-f", "dot", "--json");
+    const data = parseData<{ format: string; text: string }>(result);
+    expect(data.format).toBe("dot");
+    expect(data.text).toContain('"align" -> "merge";');
   });
 
   it("--expanded shows jobs: one per sample, all feeding the merge", async () => {

@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COHORT, SYNTAX_ERROR, UNDEFINED_CONFIG, WARNINGS_ONLY } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseEnvelope, runStrand, stackTraceLines, type StrandResult, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 interface LintJson {
   command: string;
@@ -14,6 +14,12 @@ interface LintJson {
   warning_count: number;
   info_count: number;
   passed: boolean;
+}
+
+/** The lint envelope read back in one object: its data, the command name, and the findings as diagnostics. */
+function lintJson(result: StrandResult): LintJson {
+  const envelope = parseEnvelope<Omit<LintJson, "command" | "diagnostics">>(result);
+  return { ...envelope.data, command: envelope.command, diagnostics: envelope.findings as LintJson["diagnostics"] };
 }
 
 const SUMMARY = /^Summary: (\d+) error\(s\), (\d+) warning\(s\), (\d+) info$/m;
@@ -105,7 +111,7 @@ describe.concurrent("strand lint --json", () => {
   it("has the documented shape and counts that match the diagnostics", async () => {
     const result = await lint("warn.oxoflow", "--json");
     expect(result.exitCode).toBe(0);
-    const body = parseJson<LintJson>(result);
+    const body = lintJson(result);
     expect(body.command).toBe("lint");
     expect(body.workflow).toBe("warn.oxoflow");
     expect(body.strict).toBe(false);
@@ -124,7 +130,7 @@ describe.concurrent("strand lint --json", () => {
   it("--strict --json: strict true, passed false, exit 1", async () => {
     const result = await lint("warn.oxoflow", "--strict", "--json");
     expect(result.exitCode).toBe(1);
-    const body = parseJson<LintJson>(result);
+    const body = lintJson(result);
     expect(body.strict).toBe(true);
     expect(body.passed).toBe(false);
   });
@@ -132,14 +138,14 @@ describe.concurrent("strand lint --json", () => {
   it("a parse failure is one PARSE_ERROR diagnostic", async () => {
     const result = await lint("syntax.oxoflow", "--json");
     expect(result.exitCode).toBe(1);
-    const body = parseJson<LintJson>(result);
+    const body = lintJson(result);
     expect(body.passed).toBe(false);
     expect(body.error_count).toBe(1);
     expect(body.diagnostics[0]).toMatchObject({ code: "PARSE_ERROR", severity: "error", line: 6, column: 1 });
   });
 
   it("each finding is emitted once", async () => {
-    const body = parseJson<LintJson>(await lint("main.oxoflow", "--json"));
+    const body = lintJson(await lint("main.oxoflow", "--json"));
     const keys = body.diagnostics.map((d) => `${d.code}|${d.rule}|${d.message}`);
     expect(new Set(keys).size).toBe(keys.length);
   });

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
-import { parseJson, runStrand, STRAND_BIN, strandEnv, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseData, parseEnvelope, runStrand, STRAND_BIN, strandEnv, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const folders: TempFolder[] = [];
 afterAll(() => folders.forEach((folder) => folder.remove()));
@@ -135,8 +135,8 @@ shell = "echo broken >&2; exit 3"
 `);
     const result = await runStrand(["run", "--json"], { cwd: folder.dir });
     expect(result.exitCode).toBe(1);
-    const summary = parseJson(result);
-    expect(summary).toMatchObject({ command: "run", status: "failed", results: { succeeded: 0, failed: 1 } });
+    const summary = parseEnvelope(result);
+    expect(summary).toMatchObject({ ok: false, command: "run", data: { status: "failed", results: { succeeded: 0, failed: 1 } } });
     expect(result.stderr).toContain("✗ job 'bad' failed: exit code 3: broken");
     expect(result.stderr).toContain("--retry-failed");
   });
@@ -345,7 +345,7 @@ conda = "envs/tools.yml"
 `);
     const result = await runStrand(["run", "--json"], { cwd: folder.dir, env: { PATH: "/usr/bin:/bin" } });
     expect(result.exitCode).toBe(1);
-    expect(parseJson(result)).toMatchObject({ status: "failed", results: { failed: 1 } });
+    expect(parseEnvelope(result)).toMatchObject({ ok: false, command: "run", data: { status: "failed", results: { failed: 1 } } });
     expect(result.stderr).toContain("conda is not installed");
     expect(result.stderr).toMatch(/[Mm]iniforge/);
   });
@@ -420,7 +420,7 @@ shell = "echo 'no such file' >&2; exit 2"
     expect(text.stdout).toMatch(/run \S+: failed/);
     expect(text.stdout).toContain("✗ broken: exit code 2: no such file");
     expect(text.stdout).toContain("checkpoint: 1 completed, 1 failed");
-    const json = parseJson<{ completed: string[]; failed: string[]; run: { status: string; failed_jobs: { job: string; log: string }[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
+    const json = parseData<{ completed: string[]; failed: string[]; run: { status: string; failed_jobs: { job: string; log: string }[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
     expect(json.completed).toEqual(["good"]);
     expect(json.failed).toEqual(["broken"]);
     expect(json.run.status).toBe("failed");
@@ -431,13 +431,13 @@ shell = "echo 'no such file' >&2; exit 2"
     const folder = workspace(SLEEPER);
     const run = startStrand(["run"], folder.dir);
     await waitForPid(folder, "child.pid", "the job to start");
-    const during = parseJson<{ run: { status: string; running_jobs: string[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
+    const during = parseData<{ run: { status: string; running_jobs: string[] } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
     expect(during.run.status).toBe("running");
     expect(during.run.running_jobs).toEqual(["long"]);
     run.kill("SIGKILL");
     await run;
     process.kill(-readPid(folder, "long.pid"), "SIGKILL");
-    const after = parseJson<{ run: { status: string } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
+    const after = parseData<{ run: { status: string } }>(await runStrand(["status", "--json"], { cwd: folder.dir }));
     expect(after.run.status).toBe("interrupted");
     expect(readdirSync(folder.path(".strand", "runs")).length).toBeGreaterThan(1);
   });

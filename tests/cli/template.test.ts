@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { getTemplate, listTemplates } from "../../src/engine/tools/templates.js";
-import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseEnvelope, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const folders: TempFolder[] = [];
 afterAll(() => folders.forEach((folder) => folder.remove()));
@@ -34,7 +34,8 @@ describe("strand template (list)", () => {
   it("gives the catalogue as JSON with --json", async () => {
     const result = await runStrand(["template", "--json"]);
     expect(result.exitCode).toBe(0);
-    const document = parseJson<{ command: string; templates: { id: string; runnable: boolean }[] }>(result);
+    const envelope = parseEnvelope<{ templates: { id: string; runnable: boolean }[] }>(result);
+    const document = { ...envelope.data, command: envelope.command };
     expect(document.command).toBe("template");
     expect(document.templates).toEqual(listTemplates());
     expect(document.templates).toHaveLength(8);
@@ -52,8 +53,9 @@ describe("strand template NAME", () => {
   it("gives the template with its text as JSON with --json", async () => {
     const result = await runStrand(["template", "hello-world", "--json"]);
     expect(result.exitCode).toBe(0);
-    const document = parseJson(result);
-    expect(document).toMatchObject({ command: "template", id: "hello-world", name: "hello-world", toml_content: getTemplate("hello-world")!.toml_content, written: null });
+    const document = parseEnvelope(result);
+    expect(document).toMatchObject({ ok: true, command: "template", findings: [] });
+    expect(document.data).toMatchObject({ id: "hello-world", name: "hello-world", toml_content: getTemplate("hello-world")!.toml_content, written: null });
   });
 
   it("writes the template with -o, refuses to overwrite without --force, and the file validates", async () => {
@@ -119,7 +121,7 @@ describe("strand template errors", () => {
   it("an unknown name with --json gives the usage error as JSON", async () => {
     const result = await runStrand(["template", "nope", "--json"]);
     expect(result.exitCode).toBe(2);
-    expect(parseJson<{ error: { code: string; message: string } }>(result).error).toMatchObject({ code: "USAGE_ERROR" });
+    expect(parseEnvelope(result).findings).toEqual([expect.objectContaining({ code: "USAGE_ERROR" })]);
   });
 
   it("refuses two names, -o without a name, and unknown options (exit 2)", async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Finding } from "../../src/engine/findings.js";
 import { COHORT, CYCLE, SYNTAX_ERROR, UNDEFINED_CONFIG } from "../support/cli-pipelines.js";
-import { parseJson, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
+import { parseEnvelope, runStrand, stackTraceLines, type StrandResult, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 type JsonFinding = Finding;
 
@@ -18,6 +18,13 @@ interface ValidateJson {
   errors: JsonFinding[];
   warnings: JsonFinding[];
   missing_inputs: string[];
+}
+
+/** The validate envelope read back in one object: its data, the command name, and the findings split by severity. */
+function validateJson(result: StrandResult): ValidateJson {
+  const envelope = parseEnvelope<Omit<ValidateJson, "command" | "errors" | "warnings">>(result);
+  const findings = envelope.findings as JsonFinding[];
+  return { ...envelope.data, command: envelope.command, errors: findings.filter((f) => f.severity === "error"), warnings: findings.filter((f) => f.severity !== "error") };
 }
 
 const MISSING_INPUT = `[workflow]
@@ -138,23 +145,20 @@ describe("strand validate --json", () => {
   it("a valid pipeline: the documented shape", async () => {
     const result = await validate("main.oxoflow", "--json");
     expect(result.exitCode).toBe(0);
-    const body = parseJson<ValidateJson>(result);
-    expect(body).toEqual({
+    const envelope = parseEnvelope(result);
+    expect(envelope).toEqual({
+      ok: true,
       command: "validate",
-      workflow: "main.oxoflow",
-      valid: true,
-      rules: 3,
-      dependencies: 2,
-      errors: [],
-      warnings: expect.any(Array),
-      missing_inputs: expect.any(Array),
+      data: { workflow: "main.oxoflow", valid: true, rules: 3, dependencies: 2, error_count: 0, warning_count: envelope.findings.length, missing_inputs: expect.any(Array) },
+      findings: expect.any(Array),
     });
+    expect(envelope.findings.every((finding) => finding.severity !== "error")).toBe(true);
   });
 
   it("errors carry code, severity, message, rule, suggestion, line, column and file", async () => {
     const result = await validate("broken.oxoflow", "--json");
     expect(result.exitCode).toBe(1);
-    const body = parseJson<ValidateJson>(result);
+    const body = validateJson(result);
     expect(body.command).toBe("validate");
     expect(body.workflow).toBe("broken.oxoflow");
     expect(body.valid).toBe(false);
@@ -178,7 +182,7 @@ describe("strand validate --json", () => {
   it("a TOML syntax error is a PARSE_ERROR with its position", async () => {
     const result = await validate("syntax.oxoflow", "--json");
     expect(result.exitCode).toBe(1);
-    const body = parseJson<ValidateJson>(result);
+    const body = validateJson(result);
     expect(body.valid).toBe(false);
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0]).toMatchObject({ code: "PARSE_ERROR", severity: "error", line: 6, column: 1, file: "syntax.oxoflow" });
@@ -186,7 +190,7 @@ describe("strand validate --json", () => {
   });
 
   it("missing inputs are listed", async () => {
-    const body = parseJson<ValidateJson>(await validate("missing.oxoflow", "--json"));
+    const body = validateJson(await validate("missing.oxoflow", "--json"));
     expect(body.valid).toBe(true);
     expect(body.missing_inputs).toEqual(["data/reads.txt"]);
   });
@@ -194,7 +198,7 @@ describe("strand validate --json", () => {
   it("once a missing input exists, it is no longer listed", async () => {
     const local = tempFolder({ "main.oxoflow": MISSING_INPUT, "data/reads.txt": "r1\n" });
     try {
-      const body = parseJson<ValidateJson>(await runStrand(["validate", "--json"], { cwd: local.dir }));
+      const body = validateJson(await runStrand(["validate", "--json"], { cwd: local.dir }));
       expect(body.missing_inputs).toEqual([]);
     } finally {
       local.remove();
@@ -204,11 +208,11 @@ describe("strand validate --json", () => {
 
 describe("strand validate --as-include", () => {
   it("skips the missing-input list for a module meant to be included", async () => {
-    const plain = parseJson<ValidateJson>(await validate("module.oxoflow", "--json"));
+    const plain = validateJson(await validate("module.oxoflow", "--json"));
     expect(plain.missing_inputs).toEqual(["raw/sample.fq"]);
     const result = await validate("module.oxoflow", "--as-include", "--json");
     expect(result.exitCode).toBe(0);
-    const body = parseJson<ValidateJson>(result);
+    const body = validateJson(result);
     expect(body.valid).toBe(true);
     expect(body.missing_inputs).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, parseJson, runStrand, stackTraceLines, STRAND_BIN, strandEnv, type StrandResult } from "../support/strand-cli.js";
+import { assertBuilt, parseData, parseEnvelope, parseJson, runStrand, stackTraceLines, STRAND_BIN, strandEnv, type StrandResult } from "../support/strand-cli.js";
 
 const CORPUS = process.env.STRAND_CORPUS ? resolve(process.env.STRAND_CORPUS) : undefined;
 const STRICT = process.env.STRICT_SERVICES === "1";
@@ -162,18 +162,18 @@ describe.skipIf(!CORPUS)("corpus", () => {
         for (const [label, result] of [["validate", validate], ["lint", lint], ["dry-run", dryRun], ["debug", debug]] as const) expectClean(`${label} ${file}`, result);
 
         // It loads, and validate reports no error — except the real errors listed above.
-        const report = parseJson<{ valid: boolean; rules: number; errors: Finding[] }>(validate);
-        const errorCodes = [...new Set(report.errors.map((finding) => finding.code))].sort();
+        const report = parseEnvelope<{ valid: boolean; rules: number }>(validate);
+        const errorCodes = [...new Set(report.findings.filter((finding) => finding.severity === "error").map((finding) => finding.code))].sort();
         const exception = VALIDATE_EXCEPTIONS[file];
         expect(errorCodes, describeRun(`validate ${file}`, validate)).toEqual(exception?.codes ?? []);
         expect(validate.exitCode).toBe(exception ? 1 : 0);
-        expect(report.rules).toBeGreaterThan(0);
+        expect(report.data.rules).toBeGreaterThan(0);
 
         // lint runs to the end: a JSON report whose errors are validate's errors.
-        const linted = parseJson<{ diagnostics: Finding[]; error_count: number; passed: boolean }>(lint);
-        const lintErrors = [...new Set(linted.diagnostics.filter((finding) => finding.severity === "error").map((finding) => finding.code))].sort();
+        const linted = parseEnvelope<{ error_count: number; passed: boolean }>(lint);
+        const lintErrors = [...new Set(linted.findings.filter((finding) => finding.severity === "error").map((finding) => finding.code))].sort();
         expect(lintErrors, describeRun(`lint ${file}`, lint)).toEqual(exception?.codes ?? []);
-        expect(lint.exitCode).toBe(linted.passed ? 0 : 1);
+        expect(lint.exitCode).toBe(linted.data.passed ? 0 : 1);
 
         // dry-run plans.
         expect(dryRun.exitCode, describeRun(`dry-run ${file}`, dryRun)).toBe(0);
@@ -203,9 +203,9 @@ describe.skipIf(!CORPUS)("corpus", () => {
         runStrand(["graph", basename(host), "-f", "json"], { cwd }),
         runStrand(["dry-run", basename(host), "--json"], { cwd }),
       ]).then(([config, graph, plan]) => ({
-        config: Object.keys(parseJson<{ config: Record<string, unknown> }>(config).config),
+        config: Object.keys(parseData<{ config: Record<string, unknown> }>(config).config),
         rules: parseJson<{ nodes: { id: string }[] }>(graph).nodes.map((node) => node.id),
-        wildcards: new Set(parseJson<{ plan: { bindings: Record<string, string> }[] }>(plan).plan.flatMap((job) => Object.keys(job.bindings))),
+        wildcards: new Set(parseData<{ plan: { bindings: Record<string, string> }[] }>(plan).plan.flatMap((job) => Object.keys(job.bindings))),
       }));
       hostFacts.set(host, facts);
     }
@@ -218,7 +218,8 @@ describe.skipIf(!CORPUS)("corpus", () => {
         // From the host's folder, as the host's include reads it.
         const checked = await runStrand(["validate", "--as-include", "--json", relative(dirname(host), module)], { cwd: join(copy, dirname(host)) });
         expectClean(`validate --as-include ${module}`, checked);
-        const report = parseJson<{ valid: boolean; errors: Finding[]; missing_inputs: string[] }>(checked);
+        const envelope = parseEnvelope<{ valid: boolean; missing_inputs: string[] }>(checked);
+        const report = { ...envelope.data, errors: envelope.findings.filter((finding) => finding.severity === "error") as Finding[] };
         expect(checked.exitCode).toBe(report.valid ? 0 : 1);
         expect(report.missing_inputs).toEqual([]);
 
@@ -286,7 +287,7 @@ describe.skipIf(!CORPUS)("corpus", () => {
       const file = "community/oxo-flow-venus/venus.oxoflow";
       const [plan, debug] = await Promise.all([strandOn(file, ["dry-run", "--json"]), strandOn(file, ["debug"])]);
       expect(plan.exitCode, plan.stderr).toBe(0);
-      const body = parseJson<{ would_run: number; plan: { name: string; bindings: Record<string, string> }[]; sample_groups: { name: string; samples: string[] }[]; pairs: { pair_id: string; experiment: string; control: string }[] }>(plan);
+      const body = parseData<{ would_run: number; plan: { name: string; bindings: Record<string, string> }[]; sample_groups: { name: string; samples: string[] }[]; pairs: { pair_id: string; experiment: string; control: string }[] }>(plan);
       expect(body.would_run).toBeGreaterThan(0);
       const groups = Object.fromEntries(body.sample_groups.map((group) => [group.name, group.samples]));
       expect(groups.bulkRNA).toHaveLength(10);
@@ -313,7 +314,7 @@ describe.skipIf(!CORPUS)("corpus", () => {
       expect(featurecounts.length).toBeGreaterThan(0);
       for (const name of featurecounts) expect(order.indexOf(name), name).toBeLessThan(multiqc);
       expect(order.indexOf("multiqc_custom_content")).toBeLessThan(multiqc);
-      const full = parseJson<{ plan: { name: string }[] }>(await strandOn("community/oxo-flow-rnaseq/main.oxoflow", ["dry-run", "--json"]));
+      const full = parseData<{ plan: { name: string }[] }>(await strandOn("community/oxo-flow-rnaseq/main.oxoflow", ["dry-run", "--json"]));
       const names = full.plan.map((job) => job.name);
       for (const name of names.filter((job) => job.startsWith("bam_qc::featurecounts"))) expect(names.indexOf(name)).toBeLessThan(names.indexOf("multiqc"));
     });
@@ -325,7 +326,7 @@ describe.skipIf(!CORPUS)("corpus", () => {
     });
 
     it("gallery 15: one job per pair for {experiment}/{control} rules", async () => {
-      const body = parseJson<{ plan: { name: string; bindings: Record<string, string> }[]; pairs: { pair_id: string }[] }>(
+      const body = parseData<{ plan: { name: string; bindings: Record<string, string> }[]; pairs: { pair_id: string }[] }>(
         await strandOn("gallery/15_paired_experiment_control_pairs.oxoflow", ["dry-run", "--json"]),
       );
       expect(body.pairs).toHaveLength(2);

@@ -88,6 +88,29 @@ export function parseJson<T = Record<string, unknown>>(result: StrandResult): T 
   }
 }
 
+/** The common shape of every command's `--json` output (src/cli/json-envelope.ts). */
+export interface Envelope<T> {
+  ok: boolean;
+  command: string;
+  data: T;
+  findings: { code: string; severity: string; message: string; file: string | null; line: number | null; column: number | null; rule: string | null; suggestion: string | null }[];
+}
+
+/** Parses a command's `--json` stdout and checks it is the common envelope, with `ok` matching the exit code. */
+export function parseEnvelope<T = Record<string, unknown>>(result: StrandResult): Envelope<T> {
+  const document = parseJson<Envelope<T>>(result);
+  const keys = Object.keys(document).sort().join(",");
+  if (keys !== "command,data,findings,ok") throw new Error(`stdout is not the JSON envelope (keys: ${keys}):\n${result.stdout}`);
+  if (typeof document.ok !== "boolean" || typeof document.command !== "string" || !Array.isArray(document.findings)) throw new Error(`malformed JSON envelope:\n${result.stdout}`);
+  if (document.ok !== (result.exitCode === 0)) throw new Error(`envelope ok=${document.ok} but exit code ${result.exitCode}`);
+  return document;
+}
+
+/** The `data` of a command's `--json` envelope. */
+export function parseData<T = Record<string, unknown>>(result: StrandResult): T {
+  return parseEnvelope<T>(result).data;
+}
+
 /** A temporary folder, filled with files (paths relative to it, parent folders created). */
 export interface TempFolder {
   dir: string;

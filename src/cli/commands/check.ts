@@ -7,7 +7,8 @@ import { EngineError } from "../../engine/findings.js";
 import { discoverWorkflow } from "../../engine/format/load.js";
 import type { OptionSpec, ParsedArgs } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS, type LoadedPipeline } from "../pipeline-options.js";
-import { displayPath, findingJson, formatFinding, paint, printJson, type Output } from "../print.js";
+import { printEnvelope } from "../json-envelope.js";
+import { displayPath, formatFinding, paint, type Output } from "../print.js";
 import type { Command } from "./command.js";
 
 const VALIDATE_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, { name: "as-include", description: "check a file meant to be included (missing inputs are fine)" }];
@@ -16,10 +17,12 @@ const VALIDATE_OPTIONS: OptionSpec[] = [...PIPELINE_OPTIONS, { name: "as-include
 function reportLoadFailure(command: string, args: ParsedArgs, output: Output, error: EngineError): number {
   const workflow = safeWorkflowPath(args);
   if (args.flags.has("json")) {
-    const base = { command, workflow: workflow ? displayPath(output, workflow) : null };
-    const finding = findingJson(output, error.finding);
-    if (command === "validate") printJson(output, { ...base, valid: false, rules: 0, dependencies: 0, errors: [finding], warnings: [], missing_inputs: [] });
-    else printJson(output, { ...base, strict: args.flags.has("strict"), diagnostics: [finding], error_count: 1, warning_count: 0, info_count: 0, passed: false });
+    const shown = workflow ? displayPath(output, workflow) : null;
+    const data =
+      command === "validate"
+        ? { workflow: shown, valid: false, rules: 0, dependencies: 0, error_count: 1, warning_count: 0, missing_inputs: [] }
+        : { workflow: shown, strict: args.flags.has("strict"), error_count: 1, warning_count: 0, info_count: 0, passed: false };
+    printEnvelope(output, command, { ok: false, data, findings: [error.finding] });
   } else {
     output.out(`${paint(output, "red", "✗")} ${workflow ? displayPath(output, workflow) : "workflow"} — could not be loaded`);
     output.out(formatFinding(output, error.finding));
@@ -60,15 +63,10 @@ export const validateCommand: Command = {
     const warnings = result.findings.filter((finding) => finding.severity !== "error");
     const shown = displayPath(output, loaded.path);
     if (args.flags.has("json")) {
-      printJson(output, {
-        command: "validate",
-        workflow: shown,
-        valid: result.valid,
-        rules: result.rules,
-        dependencies: result.dependencies,
-        errors: errors.map((finding) => findingJson(output, finding)),
-        warnings: warnings.map((finding) => findingJson(output, finding)),
-        missing_inputs: result.missingInputs,
+      printEnvelope(output, "validate", {
+        ok: result.valid,
+        data: { workflow: shown, valid: result.valid, rules: result.rules, dependencies: result.dependencies, error_count: errors.length, warning_count: warnings.length, missing_inputs: result.missingInputs },
+        findings: [...errors, ...warnings],
       });
       return result.valid ? 0 : 1;
     }
@@ -97,15 +95,10 @@ export const lintCommand: Command = {
     const result = lintPipeline(loaded.pipeline, { strict: args.flags.has("strict") });
     const shown = displayPath(output, loaded.path);
     if (args.flags.has("json")) {
-      printJson(output, {
-        command: "lint",
-        workflow: shown,
-        strict: result.strict,
-        diagnostics: result.findings.map((finding) => findingJson(output, finding)),
-        error_count: result.errors,
-        warning_count: result.warnings,
-        info_count: result.infos,
-        passed: result.passed,
+      printEnvelope(output, "lint", {
+        ok: result.passed,
+        data: { workflow: shown, strict: result.strict, error_count: result.errors, warning_count: result.warnings, info_count: result.infos, passed: result.passed },
+        findings: result.findings,
       });
       return result.passed ? 0 : 1;
     }

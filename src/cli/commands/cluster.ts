@@ -18,7 +18,9 @@ import { jobScript } from "../../engine/run/job-command.js";
 import { planPipeline } from "../../engine/run/plan.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
-import { displayPath, printJson, type Output } from "../print.js";
+import { makeFinding, type Finding } from "../../engine/findings.js";
+import { printEnvelope } from "../json-envelope.js";
+import { displayPath, type Output } from "../print.js";
 import type { Command } from "./command.js";
 
 const SUBCOMMANDS = ["submit", "status", "cancel"] as const;
@@ -69,7 +71,8 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
   const plan = planPipeline(pipeline, { targets: optionValues(args, "target"), module: optionValue(args, "module"), rerun: true });
   const context = renderContext(pipeline);
   const included = new Set(plan.jobs.filter((entry) => entry.run).map((entry) => entry.index));
-  const warnings: string[] = [...pipeline.warnings, ...plan.warnings].map((finding) => finding.message);
+  const findings: Finding[] = [...pipeline.warnings, ...plan.warnings];
+  const warnings: string[] = findings.map((finding) => finding.message);
   const scripts: WrittenScript[] = [];
 
   for (const entry of plan.jobs) {
@@ -104,6 +107,7 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
       },
     });
     warnings.push(...rendered.warnings);
+    findings.push(...rendered.warnings.map((message) => makeFinding("CLUSTER_SCRIPT", "warning", message, { rule: rule.name })));
     const after: string[] = [];
     for (let k = plan.graph.predStart[entry.index]!; k < plan.graph.predStart[entry.index + 1]!; k++) {
       const parent = plan.graph.pred[k]!;
@@ -126,16 +130,19 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
 
   const shownDir = displayPath(output, outputDir);
   if (args.flags.has("json")) {
-    printJson(output, {
-      command: "cluster submit",
-      workflow: displayPath(output, path),
-      backend,
-      output_dir: shownDir,
-      dry_run: dryRun,
-      jobs: scripts.map((script) => ({ name: script.name, script: join(shownDir, script.file), after: script.after })),
-      submit_script: submitText !== undefined ? join(shownDir, "submit.sh") : null,
-      log_folder: logFolder,
-      warnings,
+    printEnvelope(output, "cluster submit", {
+      ok: true,
+      findings,
+      data: {
+        workflow: displayPath(output, path),
+        backend,
+        output_dir: shownDir,
+        dry_run: dryRun,
+        jobs: scripts.map((script) => ({ name: script.name, script: join(shownDir, script.file), after: script.after })),
+        submit_script: submitText !== undefined ? join(shownDir, "submit.sh") : null,
+        log_folder: logFolder,
+        warnings,
+      },
     });
     return 0;
   }
@@ -181,7 +188,7 @@ async function showStatus(args: ParsedArgs, output: Output): Promise<number> {
     return { id, state: status?.state ?? "unknown", exit_code: status?.exitCode ?? null, native: status?.native ?? null };
   });
   if (args.flags.has("json")) {
-    printJson(output, { command: "cluster status", backend, jobs: rows });
+    printEnvelope(output, "cluster status", { ok: true, data: { backend, jobs: rows } });
     return 0;
   }
   const width = Math.max(...ids.map((id) => id.length));
@@ -197,7 +204,7 @@ async function cancelJobs(args: ParsedArgs, output: Output): Promise<number> {
   const ids = jobIds(args, "cancel");
   const backend = createBackend(chooseBackend(args, undefined));
   await commandRunner()(backend.cancelCommand(ids), { answers: backend.cancelAnswers });
-  if (args.flags.has("json")) printJson(output, { command: "cluster cancel", backend: backend.name, cancelled: ids });
+  if (args.flags.has("json")) printEnvelope(output, "cluster cancel", { ok: true, data: { backend: backend.name, cancelled: ids } });
   else output.out(`Cancel sent to ${backend.name.toUpperCase()} for ${ids.length} job(s): ${ids.join(" ")}`);
   return 0;
 }

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { checkLicenseText, licenseFiles, resolveLicense } from "../../license/license.js";
-import { printJson } from "../print.js";
+import { makeFinding } from "../../engine/findings.js";
+import { printEnvelope } from "../json-envelope.js";
 import type { Command } from "./command.js";
 
 export const licenseCommand: Command = {
@@ -15,7 +16,11 @@ export const licenseCommand: Command = {
     const file = args.positionals[0];
     const status = file ? await checkLicenseText(readFileSync(resolve(file), "utf8"), { source: "file", path: resolve(file) }) : await resolveLicense();
     if (args.flags.has("json")) {
-      printJson(output, { command: "license", ...status, searched: file ? [resolve(file)] : licenseFiles().map((entry) => entry.path) });
+      printEnvelope(output, "license", {
+        ok: !(file && status.problem),
+        data: { ...status, searched: file ? [resolve(file)] : licenseFiles().map((entry) => entry.path) },
+        findings: status.problem ? [makeFinding("LICENSE", file ? "error" : "info", `${status.path}: ${status.problem}`)] : [],
+      });
       return file && status.problem ? 1 : 0;
     }
     const who = status.licensee ? ` for ${status.licensee}` : "";

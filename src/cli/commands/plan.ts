@@ -16,7 +16,8 @@ import { planReferenceBuilds, type ReferencePlan } from "../../engine/run/refere
 import { applyReentries } from "../../engine/run/reentry.js";
 import { optionValue, optionValues, UsageError, type OptionSpec } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
-import { displayPath, findingJson, formatFinding, paint, printJson, type Output } from "../print.js";
+import { printEnvelope } from "../json-envelope.js";
+import { displayPath, findingJson, formatFinding, paint, type Output } from "../print.js";
 import type { Command } from "./command.js";
 
 interface RenderedJob {
@@ -102,7 +103,11 @@ export const dryRunCommand: Command = {
     for (const entry of plan.jobs) rendered.set(entry.index, tryRender(entry.job, context, pipeline));
     const refused = [...rendered.values()].filter((job) => job.error);
     if (args.flags.has("json")) {
-      printJson(output, dryRunJson(plan, path, output, rendered, builds, summary));
+      printEnvelope(output, "dry-run", {
+        ok: refused.length === 0,
+        data: dryRunJson(plan, path, output, rendered, builds, summary),
+        findings: [...pipeline.warnings, ...plan.warnings, ...refused.map((job) => job.error!.finding)],
+      });
       return refused.length > 0 ? 1 : 0;
     }
     printDryRun(plan, path, output, rendered, builds, summary, args.flags.has("quiet"));
@@ -114,7 +119,6 @@ function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<numb
   const { pipeline } = plan;
   return {
     schema_version: 1,
-    command: "dry-run",
     workflow: displayPath(output, path),
     total_jobs: plan.counts.total,
     would_run: plan.counts.run,
@@ -146,7 +150,6 @@ function dryRunJson(plan: Plan, path: string, output: Output, rendered: Map<numb
     sample_groups: pipeline.sample_groups,
     pairs: pipeline.pairs,
     reference_builds: builds,
-    warnings: [...pipeline.warnings, ...plan.warnings].map((finding) => findingJson(output, finding)),
   };
 }
 
@@ -213,9 +216,9 @@ export const debugCommand: Command = {
       return { job, render, log };
     });
     if (args.flags.has("json")) {
-      printJson(
-        output,
-        entries.map(({ job, render, log }) => ({
+      printEnvelope(output, "debug", {
+        ok: !entries.some((entry) => entry.render.error),
+        data: entries.map(({ job, render, log }) => ({
           name: job.name,
           rule: job.template,
           bindings: job.bindings,
@@ -227,7 +230,8 @@ export const debugCommand: Command = {
           command: render.command,
           error: render.error ? findingJson(output, render.error.finding) : null,
         })),
-      );
+        findings: [...pipeline.warnings, ...entries.flatMap((entry) => (entry.render.error ? [entry.render.error.finding] : []))],
+      });
       return entries.some((entry) => entry.render.error) ? 1 : 0;
     }
     for (const { job, render, log } of entries) {
@@ -280,7 +284,10 @@ export const graphCommand: Command = {
     if (file) {
       await writeFile(file, text.endsWith("\n") ? text : text + "\n");
       output.err(`wrote ${file}`);
-    } else output.out(text);
+    }
+    // --json wraps the graph in the common envelope: the graph document itself, or another format's text.
+    if (args.flags.has("json")) printEnvelope(output, "graph", { ok: true, data: format === "json" ? JSON.parse(text) : { format, text }, findings: pipeline.warnings });
+    else if (!file) output.out(text);
     return 0;
   },
 };

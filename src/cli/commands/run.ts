@@ -11,7 +11,9 @@ import type { JobExecutor } from "../../engine/run/executor.js";
 import { startRun, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
-import { displayPath, paint, printJson, type Output } from "../print.js";
+import { makeFinding } from "../../engine/findings.js";
+import { printEnvelope } from "../json-envelope.js";
+import { displayPath, paint, type Output } from "../print.js";
 import { ProgressDisplay } from "../run/progress.js";
 import type { Command } from "./command.js";
 
@@ -132,19 +134,22 @@ export const runCommand: Command = {
     }
     printSummary(output, result, path);
     if (json) {
-      printJson(output, {
-        command: "run",
-        status: result.status,
-        workflow: path,
-        run_id: result.runId,
-        events: result.eventsPath,
-        error: result.error ?? null,
-        results: {
-          succeeded: result.counts.succeeded,
-          skipped: result.counts.skipped,
-          failed: result.counts.failed,
-          non_required_failed: result.counts.non_required_failed,
-          blocked: result.counts.blocked + result.counts.not_started,
+      printEnvelope(output, "run", {
+        ok: result.status === "completed",
+        findings: [...pipeline.warnings, ...(result.error ? [makeFinding(result.errorCode ?? "RUN_FAILED", "error", result.error)] : [])],
+        data: {
+          status: result.status,
+          workflow: path,
+          run_id: result.runId,
+          events: result.eventsPath,
+          error: result.error ?? null,
+          results: {
+            succeeded: result.counts.succeeded,
+            skipped: result.counts.skipped,
+            failed: result.counts.failed,
+            non_required_failed: result.counts.non_required_failed,
+            blocked: result.counts.blocked + result.counts.not_started,
+          },
         },
       });
     }

@@ -9,7 +9,8 @@ import { readCheckpoint } from "../../engine/run/checkpoint.js";
 import { readEventLog, type RunEvent } from "../../engine/run/event-log.js";
 import { processAlive } from "../../engine/run/file-lock.js";
 import { optionValue, type OptionSpec } from "../args.js";
-import { displayPath, paint, printJson } from "../print.js";
+import { printEnvelope } from "../json-envelope.js";
+import { displayPath, paint } from "../print.js";
 import type { Command } from "./command.js";
 
 const STATUS_OPTIONS: OptionSpec[] = [
@@ -112,14 +113,16 @@ export const statusCommand: Command = {
     const run = runId ? summariseRun(workdir, runId) : null;
     const checkpointPath = join(workdir, ".strand", "checkpoint.json");
     if (args.flags.has("json")) {
-      printJson(output, {
-        command: "status",
-        workdir,
-        checkpoint: existsSync(checkpointPath) ? checkpointPath : null,
-        workflow: checkpoint?.workflow_path ?? null,
-        completed,
-        failed,
-        run,
+      printEnvelope(output, "status", {
+        ok: true,
+        data: {
+          workdir,
+          checkpoint: existsSync(checkpointPath) ? checkpointPath : null,
+          workflow: checkpoint?.workflow_path ?? null,
+          completed,
+          failed,
+          run,
+        },
       });
       return 0;
     }

@@ -8,7 +8,8 @@ import { EngineError } from "../../engine/findings.js";
 import { editDistance, nearestKey } from "../../engine/check/unknown-keys.js";
 import { getTemplate, listTemplates, templateIds, type TemplateSummary } from "../../engine/tools/templates.js";
 import { optionValue, UsageError, type OptionSpec } from "../args.js";
-import { displayPath, paint, printJson, type Output } from "../print.js";
+import { printEnvelope } from "../json-envelope.js";
+import { displayPath, paint, type Output } from "../print.js";
 import type { Command } from "./command.js";
 
 const TEMPLATE_OPTIONS: OptionSpec[] = [
@@ -81,7 +82,7 @@ export const templateCommand: Command = {
 
     if (name === undefined) {
       if (target !== undefined) throw new UsageError("-o needs a template NAME", "strand template hello-world -o main.oxoflow");
-      if (args.flags.has("json")) printJson(output, { command: "template", templates: listTemplates() });
+      if (args.flags.has("json")) printEnvelope(output, "template", { ok: true, data: { templates: listTemplates() } });
       else printTable(output);
       return 0;
     }
@@ -108,7 +109,7 @@ export const templateCommand: Command = {
     }
 
     if (args.flags.has("json")) {
-      printJson(output, { command: "template", ...template, written: written ? displayPath(output, written) : null });
+      printEnvelope(output, "template", { ok: true, data: { ...template, written: written ? displayPath(output, written) : null } });
     } else if (written) {
       output.err(`wrote ${displayPath(output, written)} (template ${template.id})`);
       if (!args.flags.has("quiet")) output.err(`next: strand validate ${displayPath(output, written)}`);

@@ -14,6 +14,8 @@ import { exportPipeline, EXPORT_FORMATS } from "../../engine/tools/export.js";
 import { pipelineStats } from "../../engine/tools/stats.js";
 import { optionValue, UsageError, type OptionSpec } from "../args.js";
 import { loadFromArgs, PIPELINE_OPTIONS } from "../pipeline-options.js";
+import { makeFinding } from "../../engine/findings.js";
+import { printEnvelope } from "../json-envelope.js";
 import { displayPath, paint, printJson } from "../print.js";
 import type { Command } from "./command.js";
 
@@ -29,8 +31,14 @@ export const formatCommand: Command = {
     const path = discoverWorkflow(args.positionals[0]);
     const shown = displayPath(output, path);
     const text = await readPipelineText(path, shown);
+    const json = args.flags.has("json");
     if (args.flags.has("check")) {
-      if (isFormatted(text, shown)) {
+      const formatted = isFormatted(text, shown);
+      if (json) {
+        printEnvelope(output, "format", { ok: formatted, data: { workflow: shown, formatted } });
+        return formatted ? 0 : 1;
+      }
+      if (formatted) {
         output.out(`${paint(output, "green", "✓")} ${shown} is already formatted`);
         return 0;
       }
@@ -43,7 +51,9 @@ export const formatCommand: Command = {
     if (target) {
       await writeFile(target, formatted);
       output.err(`${formatted === text ? "unchanged" : "formatted"}: ${target}`);
-    } else process.stdout.write(formatted);
+    }
+    if (json) printEnvelope(output, "format", { ok: true, data: { workflow: shown, changed: formatted !== text, written: target ?? null, text: target ? null : formatted } });
+    else if (!target) process.stdout.write(formatted);
     return 0;
   },
 };
@@ -58,7 +68,7 @@ export const diffCommand: Command = {
     const [textA, textB] = await Promise.all([readFile(pathA, "utf8"), readFile(pathB, "utf8")]);
     const labels = { a: displayPath(output, pathA), b: displayPath(output, pathB) };
     const result = diffPipelines(a, b, textA, textB, labels);
-    if (args.flags.has("json")) printJson(output, { command: "diff", a: labels.a, b: labels.b, ...result });
+    if (args.flags.has("json")) printEnvelope(output, "diff", { ok: true, data: { a: labels.a, b: labels.b, ...result }, findings: [...a.warnings, ...b.warnings] });
     else output.out(formatDiffText(result, labels.a, labels.b));
     return 0;
   },
@@ -77,11 +87,12 @@ export const exportCommand: Command = {
     const { pipeline } = await loadFromArgs(args, EXPORT_OPTIONS);
     const result = exportPipeline(pipeline, optionValue(args, "format") ?? "docker");
     const target = optionValue(args, "output");
-    if (args.flags.has("json")) printJson(output, result);
-    else if (target) {
+    if (target) {
       await writeFile(target, result.content);
       output.err(`wrote ${target} (${result.format})`);
-    } else process.stdout.write(result.content);
+    }
+    if (args.flags.has("json")) printEnvelope(output, "export", { ok: true, data: { ...result, written: target ?? null }, findings: pipeline.warnings });
+    else if (!target) process.stdout.write(result.content);
     return 0;
   },
 };
@@ -89,9 +100,12 @@ export const exportCommand: Command = {
 export const schemaCommand: Command = {
   usage: "strand schema",
   options: [],
-  async run(_args, output) {
+  async run(args, output) {
     const schema = z.toJSONSchema(pipelineFileSchema, { io: "input", unrepresentable: "any" });
-    printJson(output, { ...schema, title: "strand pipeline (.oxoflow)", description: "A bioinformatics pipeline written as TOML. Unknown keys are accepted; `strand lint` reports them." });
+    const document = { ...schema, title: "strand pipeline (.oxoflow)", description: "A bioinformatics pipeline written as TOML. Unknown keys are accepted; `strand lint` reports them." };
+    // The schema is a JSON document already; --json wraps it like every other command's output.
+    if (args.flags.has("json")) printEnvelope(output, "schema", { ok: true, data: document });
+    else printJson(output, document);
     return 0;
   },
 };
@@ -113,20 +127,21 @@ export const configCommand: Command = {
     if (action === "get") {
       const value = config[key!];
       if (value === undefined) {
+        if (args.flags.has("json")) printEnvelope(output, "config", { ok: false, data: null, findings: [makeFinding("CONFIG_ERROR", "error", `config has no key '${key}'`, { suggestion: `keys: ${Object.keys(config).join(", ")}` })] });
         output.err(`config has no key '${key}'`);
         return 1;
       }
-      if (args.flags.has("json")) printJson(output, { key, value });
+      if (args.flags.has("json")) printEnvelope(output, "config", { ok: true, data: { action, key, value }, findings: pipeline.warnings });
       else output.out(renderConfigValue(value, "shell"));
       return 0;
     }
     if (action === "show") {
-      if (args.flags.has("json")) printJson(output, { config, injected: [...pipeline.injectedConfig].sort(), overridden: [...pipeline.overriddenConfig].sort() });
+      if (args.flags.has("json")) printEnvelope(output, "config", { ok: true, data: { action, config, injected: [...pipeline.injectedConfig].sort(), overridden: [...pipeline.overriddenConfig].sort() }, findings: pipeline.warnings });
       else output.out(stringify({ config }).trimEnd());
       return 0;
     }
     const stats = pipelineStats(pipeline);
-    if (args.flags.has("json")) printJson(output, { command: "stats", ...stats });
+    if (args.flags.has("json")) printEnvelope(output, "config", { ok: true, data: { action, ...stats }, findings: pipeline.warnings });
     else {
       for (const [name, value] of Object.entries(stats)) output.out(`${name.padEnd(16)} ${Array.isArray(value) ? value.join(", ") || "-" : value}`);
     }

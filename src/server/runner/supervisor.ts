@@ -480,8 +480,9 @@ function signalExitCode(signal: string | undefined): number | null {
 
 function dryRunCounts(files: RunFiles) {
   try {
-    const plan = JSON.parse(readFileSync(files.dryRunPlan, "utf8")) as { total_jobs?: number };
-    const total = plan.total_jobs ?? 0;
+    // `strand dry-run --json` prints the common envelope; the plan is its `data`.
+    const document = JSON.parse(readFileSync(files.dryRunPlan, "utf8")) as { data?: { total_jobs?: number } | null; total_jobs?: number };
+    const total = (document.data ?? document).total_jobs ?? 0;
     return { total, completed: 0, failed: 0, running: 0, skipped: total, pending: 0 };
   } catch {
     return { total: 0, completed: 0, failed: 0, running: 0, skipped: 0, pending: 0 };

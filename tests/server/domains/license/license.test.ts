@@ -73,6 +73,6 @@ describe("license", () => {
   it("strand license shows the same status on the command line", async () => {
     const result = await runStrand(["license", "--json"], { env: { SERVICE_CONFIG_DIR: join(home, "nothing"), SERVICE_LICENSE: undefined } });
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ command: "license", type: "academic", valid: true });
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, command: "license", data: { type: "academic", valid: true }, findings: [] });
   });
 });
