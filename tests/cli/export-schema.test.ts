@@ -28,7 +28,9 @@ describe.concurrent("strand export", () => {
     expect(result.stdout).toMatch(/^FROM \S+/m);
     expect(result.stdout).toContain('org.opencontainers.image.title="cohort-demo"');
     expect(result.stdout).toContain('org.opencontainers.image.version="1.2.0"');
-    expect(result.stdout).toContain(`strand@${version}`);
+    // The image starts from the strand image of this version; nothing is installed from npm.
+    expect(result.stdout).toContain(`ARG STRAND_IMAGE=strand:${version}\nFROM \${STRAND_IMAGE}\n`);
+    expect(result.stdout).not.toContain("npm install -g");
     expect(result.stdout).toContain("envs/align.yaml");
     expect(result.stdout).toMatch(/conda env create -f \S*align\.yaml -n align/);
   });
