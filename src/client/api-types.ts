@@ -796,8 +796,10 @@ export interface components {
             config?: {
                 [key: string]: string | number | boolean;
             };
-            /** @description plan only: the run records what would execute (GET …/results lists nothing) */
+            /** @description plan only: nothing executes; every job would_run or would_skip with the engine's reason, in …/status, …/dag-status and …/logs */
             dry_run?: boolean;
+            /** @description a saved pipeline's run in an empty workspace of its own; without it, runs of one saved pipeline by one owner share a workspace and skip what is up to date */
+            fresh?: boolean;
             /** @description jobs at once (default 1) */
             jobs?: number;
             /** @description keep running independent jobs after a failure */
@@ -1145,6 +1147,14 @@ export interface components {
             /** @description the run's working folder on the server */
             workspace: string | null;
         };
+        RunConflict: {
+            code: string;
+            detail?: string;
+            message: string;
+            /** @description the run in the way */
+            running_run?: string;
+            suggestion?: string;
+        };
         RunCounts: {
             completed: number;
             failed: number;
@@ -1158,6 +1168,22 @@ export interface components {
             /** @description estimated time to finish (null until a job has finished; 0 once the run has ended) */
             eta_ms: number | null;
             failed: number;
+            /** @description the jobs the engine has named so far, in its order */
+            jobs: {
+                job: string;
+                /** @description why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for) */
+                reason: {
+                    /** @description never-completed, config-changed, rule-changed, downstream, up-to-date, … */
+                    code: string;
+                    text: string;
+                } | null;
+                rule: string;
+                /**
+                 * @description would_run and would_skip: a dry run's plan
+                 * @enum {string}
+                 */
+                status: "queued" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
+            }[];
             nodes?: {
                 environment: string;
                 id: string;
@@ -1174,10 +1200,10 @@ export interface components {
                 memory: string | null;
                 rule: string;
                 /**
-                 * @description the node's state in this run
+                 * @description the rule's state in this run; a dry run's rules are would_run (a job of it would run) or would_skip
                  * @enum {string}
                  */
-                status: "pending" | "running" | "completed" | "failed" | "skipped";
+                status: "pending" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
                 threads: number;
             }[];
             pending: number;
@@ -1238,6 +1264,22 @@ export interface components {
             truncated: boolean;
         };
         RunStatusView: {
+            /** @description the jobs the engine has named so far, in its order */
+            jobs: {
+                job: string;
+                /** @description why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for) */
+                reason: {
+                    /** @description never-completed, config-changed, rule-changed, downstream, up-to-date, … */
+                    code: string;
+                    text: string;
+                } | null;
+                rule: string;
+                /**
+                 * @description would_run and would_skip: a dry run's plan
+                 * @enum {string}
+                 */
+                status: "queued" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
+            }[];
             nodes: {
                 duration_ms: number | null;
                 jobs: {
@@ -1248,8 +1290,11 @@ export interface components {
                     total: number;
                 };
                 rule: string;
-                /** @enum {string} */
-                status: "pending" | "running" | "completed" | "failed" | "skipped";
+                /**
+                 * @description the rule's state in this run; a dry run's rules are would_run (a job of it would run) or would_skip
+                 * @enum {string}
+                 */
+                status: "pending" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
             }[];
             resources: {
                 cpu_pct: number;
@@ -4660,6 +4705,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another run of this saved pipeline is working in its shared workspace (running_run names it); wait, cancel it, or send fresh: true */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunConflict"];
                 };
             };
             /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */

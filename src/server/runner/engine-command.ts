@@ -6,6 +6,7 @@
  * (`profiles/<name>.toml` beside the pipeline) so scheduler and container settings reach the engine the
  * same way a user's own profile would.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environment-wrap.js";
@@ -28,6 +29,9 @@ export interface RunRequest {
 /** Where a run's files live: the shared workspace and the run's own folder inside it. */
 export interface RunFiles {
   workspace: string;
+  /** `workflow.oxoflow` at the top of the workspace: what the engine runs (the text of the latest run started there). */
+  workspacePipeline: string;
+  /** `.strand/runs/<id>/workflow.oxoflow`: the text this run ran, which later runs in the workspace never overwrite. */
   pipeline: string;
   /** `.strand/runs/<id>`: the engine writes the jobs' logs here; the service adds the files below. */
   dir: string;
@@ -46,7 +50,8 @@ export function runFiles(workspace: string, runId: string): RunFiles {
   const dir = join(workspace, ".strand", "runs", runId);
   return {
     workspace,
-    pipeline: join(workspace, "workflow.oxoflow"),
+    workspacePipeline: join(workspace, "workflow.oxoflow"),
+    pipeline: join(dir, "workflow.oxoflow"),
     dir,
     events: join(dir, "events.jsonl"),
     engineLog: join(dir, "engine.log"),
@@ -54,6 +59,14 @@ export function runFiles(workspace: string, runId: string): RunFiles {
     request: join(dir, "request.json"),
     dryRunPlan: join(dir, "dry-run.json"),
   };
+}
+
+/**
+ * The pipeline text file a run ran: its own copy, or — for a run made before runs kept one — the
+ * workspace's, which was then the run's alone (or shared only with its retries, which run the same text).
+ */
+export function ranPipelinePath(files: RunFiles): string {
+  return existsSync(files.pipeline) ? files.pipeline : files.workspacePipeline;
 }
 
 /** The engine invocation of a run: arguments after the `strand` program, extra environment, and a profile to write. */
@@ -66,7 +79,7 @@ export interface EngineInvocation {
 /** Builds the engine command for a run. */
 export function engineInvocation(runId: string, files: RunFiles, request: RunRequest): EngineInvocation {
   const dryRun = request.dry_run === true;
-  const args = [dryRun ? "dry-run" : "run", files.pipeline, `--workdir=${files.workspace}`, "--no-color"];
+  const args = [dryRun ? "dry-run" : "run", files.workspacePipeline, `--workdir=${files.workspace}`, "--no-color"];
   if (dryRun) args.push("--json");
   else args.push(`--events=${files.events}`, `--run-id=${runId}`);
   if (!dryRun && request.jobs !== undefined) args.push(`--jobs=${request.jobs}`);

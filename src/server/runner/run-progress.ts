@@ -21,6 +21,14 @@ export interface JobProgress {
   stdout: string | null;
   stderr: string | null;
   error: string | null;
+  /** Why the engine ran the job (`job_queued`) or skipped it (`job_skipped`): its reason code and text. */
+  reason: JobReason | null;
+}
+
+/** The engine's reason for running or skipping a job (`never-completed`, `config-changed`, `up-to-date`, …). */
+export interface JobReason {
+  code: string;
+  text: string;
 }
 
 /** One line of the status view's timeline. */
@@ -82,7 +90,11 @@ export class RunProgress {
         this.note(event, null, null, `run started: ${numberOr(event.jobs_to_run, 0)} of ${this.jobsTotal} jobs to run (${String(event.executor ?? "local")})`);
         break;
       case "job_queued":
-        if (job) this.jobOf(job, rule).state = "queued";
+        if (job) {
+          const progress = this.jobOf(job, rule);
+          progress.state = "queued";
+          progress.reason = reasonOf(event.reason) ?? progress.reason;
+        }
         break;
       case "job_started":
         if (job) {
@@ -112,6 +124,7 @@ export class RunProgress {
           progress.error = typeof event.error === "string" ? event.error : null;
           progress.stderr = stringOr(event.stderr, progress.stderr);
           const reason = (event.reason as { text?: string } | undefined)?.text;
+          if (event.type === "job_skipped") progress.reason = reasonOf(event.reason) ?? progress.reason;
           const message =
             event.type === "job_completed"
               ? `completed in ${formatMs(progress.duration_ms)}`
@@ -195,7 +208,7 @@ export class RunProgress {
   private jobOf(job: string, rule: string | null): JobProgress {
     let progress = this.jobs.get(job);
     if (!progress) {
-      progress = { job, rule: rule ?? job, state: "queued", started_at: null, finished_at: null, duration_ms: null, exit_code: null, attempt: 0, stdout: null, stderr: null, error: null };
+      progress = { job, rule: rule ?? job, state: "queued", started_at: null, finished_at: null, duration_ms: null, exit_code: null, attempt: 0, stdout: null, stderr: null, error: null, reason: null };
       this.jobs.set(job, progress);
     }
     return progress;
@@ -212,6 +225,13 @@ export function progressOf(events: Iterable<RunEvent>): RunProgress {
   const progress = new RunProgress();
   for (const event of events) progress.apply(event);
   return progress;
+}
+
+function reasonOf(value: unknown): JobReason | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { code, text } = value as { code?: unknown; text?: unknown };
+  if (typeof code !== "string") return null;
+  return { code, text: typeof text === "string" ? text : code };
 }
 
 function numberOr(value: unknown, fallback: number): number {

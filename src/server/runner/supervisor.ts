@@ -6,7 +6,7 @@
  * a `kill -9` of the service — `recover()` re-attaches to engines that are still running and finishes the
  * others from their event logs. Pause, resume and cancel are signals to the engine, which owns its jobs.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, constants } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import type { EventBus } from "../events/event-bus.js";
 import { isStoreError } from "../store/store-error.js";
 import type { Run, RunPatch, RunStatus, Store } from "../store/store.js";
 import { engineInvocation, runFiles, type RunFiles, type RunRequest } from "./engine-command.js";
+import { planLogLines, readDryRunPlan } from "./dry-run-plan.js";
 import { EventLogFollower } from "./event-log-follower.js";
 import { MetricsFile } from "./metrics-file.js";
 import { ProcessTreeSampler } from "./process-tree.js";
@@ -72,7 +73,10 @@ const ACTIVE: RunStatus[] = ["running", "paused"];
 /** Launches, follows and controls engine processes for runs. */
 export class RunSupervisor {
   private readonly runs = new Map<string, Supervised>();
-  private readonly queued = new Set<string>();
+  /** Runs handed to `launch` whose engine is not started yet, by id. */
+  private readonly queued = new Map<string, Run>();
+  /** Workspaces claimed by a run being created (before it is handed to `launch`), and that run's id. */
+  private readonly claims = new Map<string, string>();
   /** Runs waiting for an engine-start slot, oldest first. */
   private readonly waiting: { run: Run; request: RunRequest }[] = [];
   private starting = 0;
@@ -112,10 +116,32 @@ export class RunSupervisor {
     return { active: this.runs.size, queued: this.queued.size };
   }
 
-  /** Whether a run of this workspace is being supervised (a second engine there would wait for its lock). */
-  busyWorkspace(workspace: string): Run | undefined {
+  /**
+   * The run working in this workspace — being created, queued, starting, running or ending under this
+   * process — or undefined when it is free (a second engine there would be refused by the engine's lock).
+   */
+  busyWorkspace(workspace: string): Pick<Run, "id" | "status"> | undefined {
     for (const { run } of this.runs.values()) if (run.workspace === workspace) return run;
-    return this.waiting.find(({ run }) => run.workspace === workspace)?.run;
+    for (const run of this.queued.values()) if (run.workspace === workspace) return run;
+    const claimed = this.claims.get(workspace);
+    return claimed === undefined ? undefined : { id: claimed, status: "queued" };
+  }
+
+  /**
+   * Claims a free workspace for a run being created, so two requests at once cannot both find it free:
+   * returns the run in the way, or undefined once the claim is this run's. `launch` ends the claim (the
+   * run is then queued there); `releaseWorkspace` ends it when the run is not created after all.
+   */
+  claimWorkspace(workspace: string, runId: string): Pick<Run, "id" | "status"> | undefined {
+    const busy = this.busyWorkspace(workspace);
+    if (busy) return busy;
+    this.claims.set(workspace, runId);
+    return undefined;
+  }
+
+  /** Gives up a claim `claimWorkspace` made for this run (no-op when the run holds none). */
+  releaseWorkspace(workspace: string, runId: string): void {
+    if (this.claims.get(workspace) === runId) this.claims.delete(workspace);
   }
 
   /**
@@ -124,7 +150,8 @@ export class RunSupervisor {
    * — so a burst of new runs waits in `queued` instead of starving the service and each other of CPU.
    */
   launch(run: Run, request: RunRequest): void {
-    this.queued.add(run.id);
+    this.queued.set(run.id, run);
+    if (run.workspace) this.releaseWorkspace(run.workspace, run.id);
     this.waiting.push({ run, request });
     this.startWaiting();
   }
@@ -167,6 +194,9 @@ export class RunSupervisor {
     let child;
     try {
       mkdirSync(files.dir, { recursive: true });
+      // The engine runs the workspace's pipeline file: this run's own text, put there now that the
+      // workspace is this run's (runs of a saved pipeline share it; a retry may follow a newer run).
+      if (existsSync(files.pipeline)) copyFileSync(files.pipeline, files.workspacePipeline);
       const invocation = engineInvocation(run.id, files, request);
       if (invocation.profile) {
         mkdirSync(dirname(invocation.profile.path), { recursive: true });
@@ -404,6 +434,9 @@ export class RunSupervisor {
     if (supervised.request.dry_run) {
       status = exitCode === 0 ? "completed" : "failed";
       if (status === "failed") error ??= `the dry run failed${lastLine(files.engineLog)}`;
+      // The engine's dry run writes no event log: its plan becomes the run's log, where the views read it.
+      const plan = readDryRunPlan(files.dryRunPlan);
+      if (plan) appendLines(files.engineLog, planLogLines(plan, run.workflow_name));
     } else if (finish) {
       status = finish.status;
       error ??= finish.error;
@@ -486,6 +519,15 @@ function dryRunCounts(files: RunFiles) {
     return { total, completed: 0, failed: 0, running: 0, skipped: total, pending: 0 };
   } catch {
     return { total: 0, completed: 0, failed: 0, running: 0, skipped: 0, pending: 0 };
+  }
+}
+
+/** Appends lines to a log file (best effort: a log that cannot be written loses them, the run does not fail). */
+function appendLines(path: string, lines: string[]): void {
+  try {
+    appendFileSync(path, `${lines.join("\n")}\n`);
+  } catch {
+    // the plan stays readable in dry-run.json and the views
   }
 }
 

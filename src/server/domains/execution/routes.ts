@@ -11,6 +11,7 @@ import { engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "..
 import type { RunStatus } from "../../store/store.js";
 import {
   CreateRunBody,
+  RunConflict,
   RunDagStatus,
   RunDetail,
   RunDiagnosticsView,
@@ -42,6 +43,7 @@ const createRunRoute = createRoute({
     201: jsonResponse(RunSchema, "the queued run"),
     400: jsonResponse(RunRefusal, "MISSING_FIELD, BAD_REQUEST, VALIDATE_ERROR (with findings) or RUN_ERROR (a target this server cannot use)"),
     404: failureResponse("pipeline_id names no pipeline you can read"),
+    409: jsonResponse(RunConflict, "CONFLICT: another run of this saved pipeline is working in its shared workspace (running_run names it); wait, cancel it, or send fresh: true"),
   },
 });
 

@@ -32,7 +32,10 @@ export const CreateRunBody = z
     target: RunTargetSchema.optional(),
     jobs: z.number().int().min(1).max(1024).optional().openapi({ description: "jobs at once (default 1)" }),
     keep_going: z.boolean().optional().openapi({ description: "keep running independent jobs after a failure" }),
-    dry_run: z.boolean().optional().openapi({ description: "plan only: the run records what would execute (GET …/results lists nothing)" }),
+    dry_run: z.boolean().optional().openapi({ description: "plan only: nothing executes; every job would_run or would_skip with the engine's reason, in …/status, …/dag-status and …/logs" }),
+    fresh: z.boolean().optional().openapi({
+      description: "a saved pipeline's run in an empty workspace of its own; without it, runs of one saved pipeline by one owner share a workspace and skip what is up to date",
+    }),
     samples: SamplesSchema.optional(),
     targets: z.array(argumentText(200)).max(1000).optional().openapi({ description: "run only these rules (prefix match) and what they need" }),
     config: z
@@ -79,13 +82,35 @@ export const RunListQuery = z.object({
 
 export const RunIdParam = z.object({ id: z.string().min(1).max(128).openapi({ param: { name: "id", in: "path" }, description: "run id" }) });
 
+/** A 409 answer to a new run of a saved pipeline while another run of it works in its workspace. */
+export const RunConflict = z
+  .object({ code: z.string(), message: z.string(), detail: z.string().optional(), suggestion: z.string().optional(), running_run: z.string().optional().openapi({ description: "the run in the way" }) })
+  .openapi("RunConflict");
+
 const RuleJobsSchema = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int() });
-const NodeStatusSchema = z.enum(["pending", "running", "completed", "failed", "skipped"]);
+const NODE_STATUSES = ["pending", "running", "completed", "failed", "skipped", "would_run", "would_skip"] as const;
+const NodeStatusSchema = z.enum(NODE_STATUSES).openapi({ description: "the rule's state in this run; a dry run's rules are would_run (a job of it would run) or would_skip" });
+
+/** The engine's reason for running or skipping a job. */
+const JobReasonSchema = z.object({ code: z.string().openapi({ description: "never-completed, config-changed, rule-changed, downstream, up-to-date, …" }), text: z.string() });
+
+/** Every job of a run with its state and the engine's reason for it. */
+const RunJobsSchema = z
+  .array(
+    z.object({
+      job: z.string(),
+      rule: z.string(),
+      status: z.enum(["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"]).openapi({ description: "would_run and would_skip: a dry run's plan" }),
+      reason: JobReasonSchema.nullable().openapi({ description: "why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for)" }),
+    }),
+  )
+  .openapi({ description: "the jobs the engine has named so far, in its order" });
 
 export const RunStatusView = z
   .object({
     status: z.string(),
     nodes: z.array(z.object({ rule: z.string(), status: NodeStatusSchema, jobs: RuleJobsSchema, duration_ms: z.number().nullable() })),
+    jobs: RunJobsSchema,
     timeline: z.array(z.object({ time: z.string(), type: z.string(), rule: z.string().nullable(), job: z.string().nullable(), message: z.string() })),
     resources: z.object({ cpu_pct: z.number(), memory_mb: z.number(), peak_memory_mb: z.number(), disk_mb: z.number() }),
   })
@@ -96,7 +121,7 @@ const JobCounts = z.object({ total: z.number().int(), completed: z.number().int(
 export const RunDagStatus = DagResult.extend({
   nodes: z.array(
     DagResult.shape.nodes.element.extend({
-      status: z.enum(["pending", "running", "completed", "failed", "skipped"]).openapi({ description: "the node's state in this run" }),
+      status: NodeStatusSchema,
       jobs: JobCounts.openapi({ description: "the node's jobs by state (one job for a job node)" }),
     }),
   ),
@@ -106,6 +131,7 @@ export const RunDagStatus = DagResult.extend({
   running: z.number().int(),
   pending: z.number().int(),
   skipped: z.number().int(),
+  jobs: RunJobsSchema,
   eta_ms: z.number().int().nullable().openapi({ description: "estimated time to finish (null until a job has finished; 0 once the run has ended)" }),
 }).openapi("RunDagStatus");
 

@@ -2,17 +2,21 @@
  * Runs, free of HTTP: create (check the pipeline, make the run's workspace, record it, hand it to the
  * supervisor), list and read, and the control operations with the state rules of api-decisions
  * (queued→running|cancelled; running→paused|completed|failed|cancelled; paused→running|cancelled).
- * Every run has its own workspace under the data directory, except a retry, which reuses its parent's so
- * the engine's checkpoint decides what runs again; each run keeps its own files in `.strand/runs/<id>`.
+ * Runs of one saved pipeline by one owner share a workspace, so the engine's checkpoint decides what runs
+ * again (see `run-workspaces.ts`); pipeline text and `fresh` runs get a workspace of their own; a retry
+ * reuses its parent's. One run at a time works in a workspace: another is refused with 409 `CONFLICT`.
+ * Each run keeps its own files in `.strand/runs/<id>`, its pipeline text included.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { lockOwner, processAlive } from "../../../engine/run/file-lock.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { EventBus } from "../../events/event-bus.js";
-import { runFiles, type RunRequest } from "../../runner/engine-command.js";
+import { ranPipelinePath, runFiles, type RunRequest } from "../../runner/engine-command.js";
 import { dockerImageProblem, singularityImageProblem } from "../../../engine/run/image-reference.js";
 import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
 import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
@@ -21,6 +25,7 @@ import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
 import { readable } from "../pipelines/service.js";
 import { validateForRun, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
+import { ownWorkspace, pipelineWorkspace } from "./run-workspaces.js";
 
 /** What the run operations need. */
 export interface ExecutionContext {
@@ -32,7 +37,13 @@ export interface ExecutionContext {
 }
 
 /** The body of POST /api/runs (after schema validation): the pipeline, and how to run it. */
-export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & { toml_content?: string; pipeline_id?: string; target?: RunTarget };
+export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & {
+  toml_content?: string;
+  pipeline_id?: string;
+  target?: RunTarget;
+  /** A saved pipeline's run in an empty workspace of its own instead of the pipeline's shared one. */
+  fresh?: boolean;
+};
 
 /** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
 export type RunView = Omit<Run, "pid" | "events_path"> & { dry_run: boolean };
@@ -88,7 +99,8 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
   const target = checkTarget(input.target ?? { type: "local" }, context.supervisor.engineEnvironment());
   const workflowName = await checkPipeline(text, input);
   const id = randomUUID();
-  const workspace = join(context.dataDir, "runs", id);
+  const shared = pipelineId !== null && input.fresh !== true;
+  const workspace = shared ? pipelineWorkspace(context.dataDir, caller.id, pipelineId!) : ownWorkspace(context.dataDir, id);
   const request: RunRequest = {
     target,
     jobs: input.jobs,
@@ -98,9 +110,41 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
     targets: input.targets,
     config: input.config,
   };
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(runFiles(workspace, id).pipeline, text);
-  return queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null });
+  if (shared) await claimSharedWorkspace(context, workspace, id);
+  try {
+    const files = runFiles(workspace, id);
+    mkdirSync(files.dir, { recursive: true });
+    writeFileSync(files.pipeline, text);
+    return await queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null });
+  } finally {
+    // Once queued the run holds the workspace itself; if it was not created, the claim must not outlive it.
+    context.supervisor.releaseWorkspace(workspace, id);
+  }
+}
+
+/**
+ * Claims a saved pipeline's shared workspace for a new run, or refuses with 409 `CONFLICT` naming the run
+ * working there: runs of one pipeline are serialised, as the engine's workdir lock would serialise them
+ * (that lock is checked too, for an engine this service does not supervise). A run just cancelled is
+ * still stopping its jobs: a new run right after the cancel waits for that, as a retry does.
+ */
+async function claimSharedWorkspace(context: ExecutionContext, workspace: string, runId: string): Promise<void> {
+  let busy = context.supervisor.busyWorkspace(workspace);
+  if (busy?.status === "cancelled") {
+    await Promise.race([context.supervisor.whenFinished(busy.id), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+  }
+  busy = context.supervisor.claimWorkspace(workspace, runId);
+  const suggestion = (id: string) => `wait for run ${id} to end (GET /api/runs/${id}), cancel it (POST /api/runs/${id}/cancel), or start this one in an empty workspace with "fresh": true`;
+  if (busy) {
+    throw new ServiceError(409, "CONFLICT", `run ${busy.id} of this pipeline is ${busy.status} in its workspace; runs of one pipeline take turns`, { suggestion: suggestion(busy.id), fields: { running_run: busy.id } });
+  }
+  const holder = lockOwner(join(workspace, ".strand", "lock"));
+  if (holder && (holder.host !== hostname() || processAlive(holder.pid))) {
+    context.supervisor.releaseWorkspace(workspace, runId);
+    throw new ServiceError(409, "CONFLICT", `this pipeline's workspace is locked by another strand process (pid ${holder.pid} on ${holder.host}, ${holder.purpose})`, {
+      suggestion: `wait for it to end, or start this run in an empty workspace with "fresh": true`,
+    });
+  }
 }
 
 /** Writes the run's request beside it, records the run (queued), announces it and hands it to the supervisor. */
@@ -123,7 +167,8 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   }
   const workspace = parent.workspace;
   const parentRequest = workspace ? readRequest(runFiles(workspace, parent.id)) : undefined;
-  if (!workspace || !existsSync(runFiles(workspace, parent.id).pipeline) || !parentRequest) {
+  const parentPipeline = workspace ? ranPipelinePath(runFiles(workspace, parent.id)) : undefined;
+  if (!workspace || !parentPipeline || !existsSync(parentPipeline) || !parentRequest) {
     throw new ServiceError(400, "RETRY_ERROR", `run ${id}'s workspace is gone, so there is no checkpoint to retry from`, { suggestion: "start a new run with POST /api/runs" });
   }
   if (parentRequest.dry_run) throw new ServiceError(400, "RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
@@ -131,15 +176,24 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   // A run just cancelled is still stopping its jobs: a retry right after the cancel waits for that.
   if (busy?.status === "cancelled") {
     await Promise.race([context.supervisor.whenFinished(busy.id), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
-    busy = context.supervisor.busyWorkspace(workspace);
   }
+  const retryId = randomUUID();
+  busy = context.supervisor.claimWorkspace(workspace, retryId);
   if (busy) throw new ServiceError(400, "RETRY_ERROR", `run ${busy.id} is already working in this workspace (${busy.status})`, { suggestion: `wait for run ${busy.id} to end, or cancel it` });
   // After a failure only the failed jobs and what depends on them run again; after a cancel, whatever did
   // not complete (the checkpoint skips what did) — the cancelled jobs did not fail, so a failed-only retry
   // would find nothing to do.
   const request: RunRequest = { ...parentRequest, retry_failed: parent.status === "failed", dry_run: false };
   const { pipeline_id, pipeline_revision, workflow_name, target } = parent;
-  return queueRun(context, request, { id: randomUUID(), pipeline_id, pipeline_revision, workflow_name, owner: caller.id, target, workspace, retry_of: parent.id });
+  try {
+    // The retry runs its parent's text, even when a later run of the pipeline has run another in the workspace.
+    const files = runFiles(workspace, retryId);
+    mkdirSync(files.dir, { recursive: true });
+    copyFileSync(parentPipeline, files.pipeline);
+    return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: caller.id, target, workspace, retry_of: parent.id });
+  } finally {
+    context.supervisor.releaseWorkspace(workspace, retryId);
+  }
 }
 
 /** Cancel: a queued, running or paused run becomes cancelled (again: answered with the run as it is). */

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { readEventLog } from "../../../engine/run/event-log.js";
+import { readDryRunPlan } from "../../runner/dry-run-plan.js";
 import { progressOf } from "../../runner/run-progress.js";
 import { diagnoseRun } from "../../../engine/run/diagnosis.js";
 import { tailTextInside } from "./log-pages.js";
@@ -16,6 +17,8 @@ const eventsOf = (path: string) => (existsSync(path) ? readEventLog(path) : []);
 export const tasks = {
   existingOutputs,
   folderBytes: (input: { root: string }) => folderBytes(input.root),
+  /** A dry run's plan from its saved `strand dry-run --json` output (undefined until it has one). */
+  readPlan: (input: { path: string }) => readDryRunPlan(input.path),
   /** A finished run's event log, folded. */
   foldEvents: (input: { path: string }) => progressOf(eventsOf(input.path)).snapshot(),
   /** The diagnosis of a run from its event log and its jobs' stderr (read inside the workspace only). */

@@ -1,14 +1,17 @@
 /**
  * The read views of a run, all derived from what the run itself wrote — its event log (through the
  * supervisor's live fold, or a fold of the file once it has ended), its metrics file, its job logs and
- * the declared outputs of its pipeline — never from another run sharing the workspace.
+ * the declared outputs of its pipeline — never from another run sharing the workspace. A dry run has no
+ * event log (nothing ran): its views show the engine's plan instead, every job `would_run` or `would_skip`
+ * with the engine's reason.
  */
 import { readFileSync } from "node:fs";
 import { EngineError } from "../../../engine/findings.js";
 import { engineTasks } from "../../engine-pool.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import { runFiles, type RunFiles } from "../../runner/engine-command.js";
+import type { DryRunPlan, PlannedJob } from "../../runner/dry-run-plan.js";
+import { ranPipelinePath, runFiles, type RunFiles } from "../../runner/engine-command.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readRequest } from "../../runner/supervisor.js";
@@ -22,7 +25,7 @@ import type { ExecutionTasks } from "./tasks.js";
 /** Runs one of this domain's engine tasks in the engine pool. */
 const work = engineTasks<ExecutionTasks>(new URL("./worker.js", import.meta.url));
 
-type NodeStatus = "pending" | "running" | "completed" | "failed" | "skipped";
+type NodeStatus = "pending" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
 
 interface RuleJobs {
   total: number;
@@ -44,7 +47,7 @@ async function runWithProgress(context: ExecutionContext, caller: Caller, id: st
 
 function pipelineText(files: RunFiles | undefined): string | undefined {
   try {
-    return files ? readFileSync(files.pipeline, "utf8") : undefined;
+    return files ? readFileSync(ranPipelinePath(files), "utf8") : undefined;
   } catch {
     return undefined;
   }
@@ -64,6 +67,34 @@ function ruleJobs(jobs: JobProgress[]): RuleJobs {
   const counts = { total: jobs.length, completed: 0, failed: 0, running: 0, skipped: 0 };
   for (const job of jobs) if (job.state !== "queued") counts[job.state]++;
   return counts;
+}
+
+/** A finished dry run's plan (undefined for a real run, or a dry run that has not finished planning). */
+async function dryRunPlan(files: RunFiles | undefined): Promise<DryRunPlan | undefined> {
+  if (!files || readRequest(files)?.dry_run !== true) return undefined;
+  return work("readPlan", { path: files.dryRunPlan }, "reading the dry run's plan");
+}
+
+/** A rule's jobs in a dry run's plan: counted as skipped (nothing ran), the node marked by what would happen. */
+function plannedNode(jobs: PlannedJob[]): { status: NodeStatus; jobs: RuleJobs } {
+  const wouldRun = jobs.some((job) => job.status === "would_run");
+  return { status: wouldRun ? "would_run" : "would_skip", jobs: { total: jobs.length, completed: 0, failed: 0, running: 0, skipped: jobs.length } };
+}
+
+/** A dry run's planned jobs grouped by rule, in the order the rules first appear. */
+function plannedByRule(plan: DryRunPlan, ruleNames: string[]): Map<string, PlannedJob[]> {
+  const groups = new Map<string, PlannedJob[]>(ruleNames.map((name) => [name, []]));
+  for (const job of plan.jobs) {
+    if (!groups.has(job.rule)) groups.set(job.rule, []);
+    groups.get(job.rule)!.push(job);
+  }
+  return groups;
+}
+
+/** Every job the run's views list: with its state and the engine's reason (a dry run: its plan). */
+function jobList(progress: RunProgress, plan: DryRunPlan | undefined) {
+  if (plan) return plan.jobs.map(({ job, rule, status, reason }) => ({ job, rule, status, reason }));
+  return [...progress.jobs.values()].map((job) => ({ job: job.job, rule: job.rule, status: job.state, reason: job.reason }));
 }
 
 function nodeStatus(jobs: RuleJobs): NodeStatus {
@@ -91,15 +122,19 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
   const text = pipelineText(files);
   // The pipeline's rules in DAG order (rules without jobs yet show as pending); the jobs alone otherwise.
   const rules = text === undefined ? [] : await dagOf(text).then((dag) => dag.nodes.map((node) => node.rule), () => []);
-  const nodes = [...jobsByRule(progress, [...new Set(rules)])].map(([rule, jobs]) => {
-    const counts = ruleJobs(jobs);
-    return { rule, status: nodeStatus(counts), jobs: counts, duration_ms: ruleDuration(jobs) };
-  });
+  const plan = await dryRunPlan(files);
+  const nodes = plan
+    ? [...plannedByRule(plan, [...new Set(rules)])].map(([rule, jobs]) => ({ rule, ...plannedNode(jobs), duration_ms: null }))
+    : [...jobsByRule(progress, [...new Set(rules)])].map(([rule, jobs]) => {
+        const counts = ruleJobs(jobs);
+        return { rule, status: nodeStatus(counts), jobs: counts, duration_ms: ruleDuration(jobs) };
+      });
   const samples = files ? readMetrics(files.metrics) : [];
   const summary = summariseMetrics(samples);
   return {
     status: run.status,
     nodes,
+    jobs: jobList(progress, plan),
     timeline: progress.timeline,
     resources: {
       cpu_pct: summary?.cpu_pct ?? 0,
@@ -116,6 +151,12 @@ export async function runDagStatus(context: ExecutionContext, caller: Caller, id
   const text = pipelineText(files);
   if (text === undefined) throw new ServiceError(404, "NOT_FOUND", `run ${id}'s pipeline file is gone`);
   const dag = await dagOf(text);
+  const plan = await dryRunPlan(files);
+  if (plan) {
+    const planned = plannedByRule(plan, dag.nodes.map((node) => node.rule));
+    const nodes = dag.nodes.map((node) => ({ ...node, ...plannedNode(planned.get(node.rule) ?? []) }));
+    return { ...dag, nodes, status: run.status, completed: 0, failed: 0, running: 0, pending: 0, skipped: plan.total, jobs: jobList(progress, plan), eta_ms: 0 };
+  }
   const groups = jobsByRule(progress, dag.nodes.map((node) => node.rule));
   const nodes = dag.nodes.map((node) => {
     const counts = ruleJobs(groups.get(node.rule) ?? []);
@@ -131,7 +172,7 @@ export async function runDagStatus(context: ExecutionContext, caller: Caller, id
     const parallel = Math.max(1, (files && readRequest(files)?.jobs) || 1);
     etaMs = Math.round((mean * (counts.pending + counts.running)) / parallel);
   }
-  return { ...dag, nodes, status: run.status, completed: counts.completed, failed: counts.failed, running: counts.running, pending: counts.pending, skipped: counts.skipped, eta_ms: etaMs };
+  return { ...dag, nodes, status: run.status, completed: counts.completed, failed: counts.failed, running: counts.running, pending: counts.pending, skipped: counts.skipped, jobs: jobList(progress, undefined), eta_ms: etaMs };
 }
 
 /** `logs`: a page of the engine's log, or of one job's stdout or stderr. */
@@ -163,7 +204,7 @@ export async function runResults(context: ExecutionContext, caller: Caller, id: 
   const request = readRequest(files);
   const config = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
   try {
-    return await work("existingOutputs", { text, workspace: files.workspace, pipelinePath: files.pipeline, config, samples: request?.samples }, "listing the run's outputs");
+    return await work("existingOutputs", { text, workspace: files.workspace, pipelinePath: files.workspacePipeline, config, samples: request?.samples }, "listing the run's outputs");
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     throw new ServiceError(400, "RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error.message}`);
