@@ -165,7 +165,11 @@ describe("re-runs of a saved pipeline", () => {
   it("refuses a second run while one works in the pipeline's workspace (409 naming it); fresh: true runs beside it", async () => {
     const gated = `[workflow]\nname = "gated"\nversion = "1.0.0"\n\n[[rules]]\nname = "wait"\noutput = ["wait.txt"]\nshell = "while [ ! -e go ]; do sleep 0.05; done; echo done > {output[0]}"\n`;
     const saved = expectData(await client.POST("/api/pipelines", { body: { toml_content: gated } }));
-    const running = await startRun({ pipeline_id: saved.id });
+    // Two requests at once: one run starts, the other is refused.
+    const both = await Promise.all([client.POST("/api/runs", { body: { pipeline_id: saved.id } }), client.POST("/api/runs", { body: { pipeline_id: saved.id } })]);
+    expect(both.map((answer) => answer.response.status).sort()).toEqual([201, 409]);
+    const running = both.find((answer) => answer.response.status === 201)!.data!.id;
+    expect(both.find((answer) => answer.response.status === 409)!.error).toMatchObject({ code: "CONFLICT", running_run: running });
     await waitForRun(base, running, (run) => run.counts.running === 1);
 
     const refused = await client.POST("/api/runs", { body: { pipeline_id: saved.id } });
