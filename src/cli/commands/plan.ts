@@ -4,6 +4,9 @@
  */
 import { writeFile } from "node:fs/promises";
 import { criticalPath, buildGraph, type JobGraph } from "../../engine/dag/graph.js";
+import { graphDrawing } from "../../engine/dag/graph-drawing.js";
+import { renderMermaid } from "../../engine/dag/render-mermaid.js";
+import { renderSvg } from "../../engine/dag/render-svg.js";
 import { selectJobs } from "../../engine/dag/select.js";
 import { expandPipeline, type Job } from "../../engine/expand/expand.js";
 import { renderCommand, renderContext, renderJobText, type RenderContext } from "../../engine/expand/render-command.js";
@@ -261,7 +264,7 @@ function safeRender(text: string, job: Job, context: RenderContext): string {
   }
 }
 
-const GRAPH_FORMATS = ["ascii", "dot", "json"] as const;
+const GRAPH_FORMATS = ["ascii", "dot", "json", "mermaid", "svg"] as const;
 const GRAPH_OPTIONS: OptionSpec[] = [
   ...PIPELINE_OPTIONS,
   ...SELECTION_OPTIONS,
@@ -271,7 +274,7 @@ const GRAPH_OPTIONS: OptionSpec[] = [
 ];
 
 export const graphCommand: Command = {
-  usage: "strand graph [WORKFLOW] [-f ascii|dot|json] [--expanded] [-o FILE]",
+  usage: "strand graph [WORKFLOW] [-f ascii|dot|json|mermaid|svg] [--expanded] [-o FILE]",
   options: GRAPH_OPTIONS,
   async run(args, output) {
     const format = optionValue(args, "format") ?? (args.flags.has("json") ? "json" : "ascii");
@@ -279,7 +282,16 @@ export const graphCommand: Command = {
     const { pipeline } = await loadFromArgs(args, GRAPH_OPTIONS);
     const graph = buildGraph(expandPipeline(pipeline, args.flags.has("expanded") ? "plan" : "template"));
     const keep = selectJobs(graph, { targets: optionValues(args, "target"), module: optionValue(args, "module") }, pipeline.modules);
-    const text = format === "dot" ? graphDot(graph, pipeline, keep) : format === "json" ? JSON.stringify(graphJson(graph, pipeline, keep), null, 2) : graphAscii(graph, pipeline, keep, output);
+    const text =
+      format === "dot"
+        ? graphDot(graph, pipeline, keep)
+        : format === "json"
+          ? JSON.stringify(graphJson(graph, pipeline, keep), null, 2)
+          : format === "mermaid"
+            ? renderMermaid(graphDrawing(graph, pipeline.workflow.name, keep))
+            : format === "svg"
+              ? renderSvg(graphDrawing(graph, pipeline.workflow.name, keep))
+              : graphAscii(graph, pipeline, keep, output);
     const file = optionValue(args, "output");
     if (file) {
       await writeFile(file, text.endsWith("\n") ? text : text + "\n");

@@ -4,7 +4,7 @@
  * resumes. The event log (`.strand/runs/<run id>/events.jsonl` or `--events FILE`) records everything.
  */
 import { relative } from "node:path";
-import type { Cluster } from "../../engine/format/model.js";
+import type { Cluster, Pipeline } from "../../engine/format/model.js";
 import { memoryToMegabytes } from "../../engine/format/rule-settings.js";
 import { parseDuration } from "../../engine/run/durations.js";
 import type { JobExecutor } from "../../engine/run/executor.js";
@@ -16,6 +16,7 @@ import { printEnvelope } from "../json-envelope.js";
 import { displayPath, paint, type Output } from "../print.js";
 import { ProgressDisplay } from "../run/progress.js";
 import type { Command } from "./command.js";
+import { writeRunReport } from "./report.js";
 
 const EXECUTORS: ExecutorKind[] = ["local", "slurm", "pbs", "sge", "lsf"];
 
@@ -38,6 +39,7 @@ const RUN_OPTIONS: OptionSpec[] = [
   { name: "poll-interval", value: true, placeholder: "DURATION", description: "how often to ask the scheduler about jobs (default 5s)" },
   { name: "skip-env-setup", description: "do not create environments (conda, venv, images); use them as they are" },
   { name: "skip-ref-build", description: "do not build [[references]]" },
+  { name: "report", value: true, placeholder: "FILE", description: "write a self-contained HTML report of the run to FILE when it ends, whatever its outcome" },
 ];
 
 function integerOption(args: ParsedArgs, name: string, minimum = 0): number | undefined {
@@ -133,6 +135,9 @@ export const runCommand: Command = {
       progress.stop();
     }
     printSummary(output, result, path);
+    const reportFile = optionValue(args, "report");
+    // The report is written even for a failed or cancelled run: that is when it is read most.
+    const reportWritten = reportFile === undefined ? true : await writeReport(result.runDir, reportFile, output, pipeline);
     if (json) {
       printEnvelope(output, "run", {
         ok: result.status === "completed",
@@ -154,9 +159,21 @@ export const runCommand: Command = {
       });
     }
     if (result.status === "cancelled") return signalled === "SIGTERM" ? 143 : signalled === "SIGINT" ? 130 : 1;
-    return result.status === "completed" ? 0 : 1;
+    return result.status === "completed" && reportWritten ? 0 : 1;
   },
 };
+
+/** Writes the run's report; a report that cannot be written is said on stderr and fails the command, never the run. */
+async function writeReport(runDir: string, file: string, output: Output, pipeline: Pipeline): Promise<boolean> {
+  try {
+    const written = await writeRunReport(runDir, file, output, { pipeline });
+    if (written.path) output.err(`  report: ${displayPath(output, written.path)}`);
+    return true;
+  } catch (error) {
+    output.err(`${paint(output, "red", "✗")} the report was not written: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
 
 function printSummary(output: Output, result: RunResult, path: string): void {
   const c = result.counts;

@@ -5,7 +5,7 @@
  * come in through the returned controller (the CLI wires them to signals).
  */
 import { randomBytes } from "node:crypto";
-import { availableParallelism, totalmem } from "node:os";
+import { arch, availableParallelism, release, totalmem, type as osType } from "node:os";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { renderContext } from "../expand/render-command.js";
@@ -226,6 +226,8 @@ class PipelineRun {
         pid: process.pid,
         executor: executor.kind,
         engine_version: engineVersion(),
+        node_version: process.version,
+        os: `${osType()} ${release()} (${arch()})`,
         argv: options.argv,
         events: this.eventsPath,
         jobs_total: plan.counts.total,
