@@ -61,9 +61,9 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
       return;
     }
     if (value === undefined) throw new UsageError(`${shown} needs a value${spec.placeholder ? ` (${spec.placeholder})` : ""}`);
-    if (spec.name === "arg") {
+    if (spec.name === "arg" || spec.name === "config") {
       const eq = value.indexOf("=");
-      if (eq <= 0) throw new UsageError(`--arg expects KEY=VALUE, got '${value}'`);
+      if (eq <= 0) throw new UsageError(`--${spec.name} expects KEY=VALUE, got '${value}'`);
       argAssignments[value.slice(0, eq)] = value.slice(eq + 1);
       return;
     }

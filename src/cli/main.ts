@@ -4,10 +4,11 @@
  */
 import { EngineError, makeFinding } from "../engine/findings.js";
 import { engineVersion } from "../engine/version.js";
-import { parseArgs, UsageError, type OptionSpec } from "./args.js";
+import { GLOBAL_OPTIONS, parseArgs, UsageError, type OptionSpec } from "./args.js";
 import type { Command } from "./commands/command.js";
 import { printEnvelope } from "./json-envelope.js";
 import { formatFinding, paint, processOutput, type Output } from "./print.js";
+import { nearestName, unknownOptionError } from "./suggest.js";
 
 interface CatalogEntry {
   name: string;
@@ -27,6 +28,7 @@ const COMMANDS: CatalogEntry[] = [
   { name: "graph", summary: "show the rule graph (or the job graph with --expanded) as text, Graphviz dot, JSON, mermaid or SVG", load: async () => (await plan()).graphCommand },
   { name: "run", summary: "run a pipeline locally or on an HPC scheduler (SLURM, PBS, SGE, LSF)", load: async () => (await import("./commands/run.js")).runCommand },
   { name: "status", summary: "show the last run of a workdir: its state, counts and failed jobs", load: async () => (await import("./commands/status.js")).statusCommand },
+  { name: "unlock", summary: "clear a workdir's run lock left by a run that is gone (--force for another host's)", load: async () => (await import("./commands/unlock.js")).unlockCommand },
   { name: "report", summary: "write a self-contained HTML report of a run: summary, rules, timeline, resources, failures", load: async () => (await import("./commands/report.js")).reportCommand },
   { name: "serve", summary: "start the HTTP service (API and browser app) on 127.0.0.1:8080", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "dry-run", summary: "show which jobs a run would execute, and why", load: async () => (await plan()).dryRunCommand },
@@ -51,7 +53,7 @@ function usage(): string {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     "",
     "WORKFLOW is a .oxoflow file or a folder (main.oxoflow, else the first *.oxoflow); default: the current folder.",
-    "Run `strand <command> --help` for a command's options. Exit codes: 0 ok, 1 pipeline problems, 2 usage errors.",
+    "Run `strand help <command>` (or `strand <command> --help`) for a command's options. Exit codes: 0 ok, 1 pipeline problems, 2 usage errors.",
   ].join("\n");
 }
 
@@ -70,7 +72,11 @@ function commandHelp(entry: CatalogEntry, command: Command): string {
 
 /** Runs the command line and returns the exit code. */
 export async function runCli(argv: string[], output: Output = processOutput(argv.includes("--no-color"))): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `strand help CMD` is `strand CMD --help`; `strand help` alone lists the commands.
+  const asHelp = first === "help" && afterFirst.length > 0 && !afterFirst[0]!.startsWith("-");
+  const name = asHelp ? afterFirst[0] : first;
+  const rest = asHelp ? ["--help"] : afterFirst;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     output.out(usage());
     return name === undefined ? 2 : 0;
@@ -81,8 +87,8 @@ export async function runCli(argv: string[], output: Output = processOutput(argv
   }
   const entry = COMMANDS.find((candidate) => candidate.name === name);
   if (!entry) {
-    const near = COMMANDS.find((candidate) => candidate.name.startsWith(name.slice(0, 3)));
-    output.err(`strand: unknown command '${name}'${near ? ` (did you mean '${near.name}'?)` : ""}`);
+    const near = nearestName(name, [...COMMANDS.map((candidate) => candidate.name), "help", "version"]);
+    output.err(`strand: unknown command '${name}'${near ? ` (did you mean '${near}'?)` : ""}`);
     output.err("Run `strand --help` to see the commands.");
     return 2;
   }
@@ -94,6 +100,9 @@ export async function runCli(argv: string[], output: Output = processOutput(argv
       output.out(commandHelp(entry, command));
       return 0;
     }
+    // Commands that load no pipeline have no config keys a `--KEY` could set: an unknown flag is a typo.
+    const firstUnknown = args.configFlags[0];
+    if (firstUnknown && !command.options.some((option) => option.name === "arg")) throw unknownOptionError(`--${firstUnknown.name}`, [...command.options, ...GLOBAL_OPTIONS]);
     return await command.run(args, output);
   } catch (error) {
     return reportError(error, { name: entry.name, usage: command.usage }, output, json);

@@ -1,20 +1,28 @@
 /**
  * Loading the pipeline a command names: workflow discovery, config overrides (`--arg K=V`, trailing `K=V`,
- * `--KEY VALUE` for keys the pipeline's [config] declares), `--samples`, `--profile` and `-d/--workdir`.
+ * `--KEY VALUE` for keys the pipeline's [config] declares), `--configfile`, `--samples`, `--profile` and `-d/--workdir`.
  */
 import { resolve } from "node:path";
 import { nearestKey } from "../engine/check/unknown-keys.js";
 import { discoverWorkflow, loadPipeline, type LoadOptions } from "../engine/format/load.js";
 import type { Pipeline } from "../engine/format/model.js";
-import { GLOBAL_OPTIONS, optionValue, UsageError, type OptionSpec, type ParsedArgs } from "./args.js";
+import { GLOBAL_OPTIONS, optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "./args.js";
 
 /** Options of commands that load a pipeline. */
 export const PIPELINE_OPTIONS: OptionSpec[] = [
   { name: "arg", value: true, repeat: true, placeholder: "KEY=VALUE", description: "set a config value (repeatable)" },
+  { name: "config", value: true, repeat: true, placeholder: "KEY=VALUE", description: "the same as --arg (Snakemake's name)" },
+  { name: "configfile", value: true, repeat: true, placeholder: "FILE", description: "config values from a TOML, JSON or YAML file (repeatable; later files win)" },
   { name: "samples", value: true, placeholder: "LIST", description: "samples to use: names, first:N, @file or +@file" },
-  { name: "profile", value: true, placeholder: "NAME", description: "merge profiles/NAME.toml into config, defaults and cluster" },
+  { name: "profile", value: true, repeat: true, placeholder: "NAME[,NAME…]", description: "merge profiles/NAME.toml into config, defaults and cluster; several apply in order, later wins" },
   { name: "workdir", short: "d", value: true, placeholder: "DIR", description: "working folder (default: the workflow's folder)" },
 ];
+
+/** `--until RULE`: only that rule's jobs and what they need (Snakemake's --until). */
+export const UNTIL_OPTION: OptionSpec = { name: "until", value: true, repeat: true, placeholder: "RULE", description: "stop at this rule: only its jobs and what they need (repeatable)" };
+
+/** `-R/--forcerun RULE`: run that rule's jobs and everything downstream, up to date or not. */
+export const FORCERUN_OPTION: OptionSpec = { name: "forcerun", short: "R", value: true, repeat: true, placeholder: "RULE", description: "run this rule's jobs and everything downstream of them (repeatable, or RULE,RULE)" };
 
 /** Options that select part of the graph. */
 export const SELECTION_OPTIONS: OptionSpec[] = [
@@ -37,7 +45,8 @@ export async function loadFromArgs(args: ParsedArgs, specs: OptionSpec[]): Promi
   const options: LoadOptions = {
     overrides: { ...args.assignments },
     samples: optionValue(args, "samples"),
-    profile: optionValue(args, "profile"),
+    profile: optionValues(args, "profile").join(",") || undefined,
+    configFiles: (args.options.get("configfile") ?? []).map((file) => resolve(file)),
     workdir: workdir ? resolve(workdir) : undefined,
   };
   let pipeline = await loadPipeline(path, options);

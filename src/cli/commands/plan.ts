@@ -18,7 +18,8 @@ import { planPipeline, type Plan } from "../../engine/run/plan.js";
 import { planReferenceBuilds, type ReferencePlan } from "../../engine/run/reference-builds.js";
 import { applyReentries } from "../../engine/run/reentry.js";
 import { optionValue, optionValues, UsageError, type OptionSpec } from "../args.js";
-import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
+import { FORCERUN_OPTION, loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS, UNTIL_OPTION } from "../pipeline-options.js";
+import { clampThreads, CORES_OPTION, coresOption } from "../run/cores.js";
 import { printEnvelope } from "../json-envelope.js";
 import { displayPath, findingJson, formatFinding, paint, type Output } from "../print.js";
 import type { Command } from "./command.js";
@@ -55,6 +56,9 @@ function indent(text: string, prefix: string): string {
 const DRY_RUN_OPTIONS: OptionSpec[] = [
   ...PIPELINE_OPTIONS,
   ...SELECTION_OPTIONS,
+  UNTIL_OPTION,
+  FORCERUN_OPTION,
+  CORES_OPTION,
   { name: "rerun", description: "plan every selected job, even when up to date" },
   { name: "retry-failed", description: "plan only the jobs that failed in the last run, what depends on them and missing inputs" },
   { name: "resume-failed", description: "the same as --retry-failed" },
@@ -79,10 +83,12 @@ function summarise(checkpoint: CheckpointData | undefined): CheckpointSummary {
 }
 
 export const dryRunCommand: Command = {
-  usage: "strand dry-run [WORKFLOW] [-t RULE] [--module NAME] [--samples LIST] [--rerun] [--retry-failed] [--json] [KEY=VALUE…]",
+  usage: "strand dry-run [WORKFLOW] [-t RULE] [--until RULE] [-R RULE] [--module NAME] [--samples LIST] [--rerun] [--retry-failed] [--json] [KEY=VALUE…]",
   options: DRY_RUN_OPTIONS,
   async run(args, output) {
     const { pipeline, path } = await loadFromArgs(args, DRY_RUN_OPTIONS);
+    const cores = coresOption(args);
+    if (cores !== undefined) clampThreads(pipeline, cores);
     // Read-only: a dry-run never sets an unreadable checkpoint aside or writes anything; it only warns.
     const checkpointWarnings: Finding[] = [];
     const checkpoint = readCheckpoint(pipeline.dir, { warn: (message) => checkpointWarnings.push(makeFinding("CHECKPOINT", "warning", message)) });
@@ -93,7 +99,9 @@ export const dryRunCommand: Command = {
     const plan = planPipeline(pipeline, {
       targets: optionValues(args, "target"),
       module: optionValue(args, "module"),
+      until: optionValues(args, "until"),
       rerun: args.flags.has("rerun"),
+      forceRules: optionValues(args, "forcerun"),
       checkpoint,
       retryFailed: args.flags.has("retry-failed"),
       resumeFailed: args.flags.has("resume-failed"),
@@ -268,6 +276,7 @@ const GRAPH_FORMATS = ["ascii", "dot", "json", "mermaid", "svg"] as const;
 const GRAPH_OPTIONS: OptionSpec[] = [
   ...PIPELINE_OPTIONS,
   ...SELECTION_OPTIONS,
+  UNTIL_OPTION,
   { name: "format", short: "f", value: true, placeholder: GRAPH_FORMATS.join("|"), description: "output format (default ascii)" },
   { name: "expanded", description: "show jobs (after expansion) instead of rules" },
   { name: "output", short: "o", value: true, placeholder: "FILE", description: "write to a file instead of stdout" },
@@ -281,7 +290,7 @@ export const graphCommand: Command = {
     if (!(GRAPH_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown graph format '${format}'`, `use one of ${GRAPH_FORMATS.join(", ")}`);
     const { pipeline } = await loadFromArgs(args, GRAPH_OPTIONS);
     const graph = buildGraph(expandPipeline(pipeline, args.flags.has("expanded") ? "plan" : "template"));
-    const keep = selectJobs(graph, { targets: optionValues(args, "target"), module: optionValue(args, "module") }, pipeline.modules);
+    const keep = selectJobs(graph, { targets: optionValues(args, "target"), module: optionValue(args, "module"), until: optionValues(args, "until") }, pipeline.modules);
     const text =
       format === "dot"
         ? graphDot(graph, pipeline, keep)

@@ -10,10 +10,11 @@ import { parseDuration } from "../../engine/run/durations.js";
 import type { JobExecutor } from "../../engine/run/executor.js";
 import { startRun, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
-import { loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS } from "../pipeline-options.js";
+import { FORCERUN_OPTION, loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS, UNTIL_OPTION } from "../pipeline-options.js";
+import { clampThreads, CORES_OPTION, coresOption } from "../run/cores.js";
 import { makeFinding } from "../../engine/findings.js";
 import { printEnvelope } from "../json-envelope.js";
-import { displayPath, paint, type Output } from "../print.js";
+import { displayPath, formatFinding, paint, type Output } from "../print.js";
 import { ProgressDisplay } from "../run/progress.js";
 import type { Command } from "./command.js";
 import { writeRunReport } from "./report.js";
@@ -23,7 +24,11 @@ const EXECUTORS: ExecutorKind[] = ["local", "slurm", "pbs", "sge", "lsf"];
 const RUN_OPTIONS: OptionSpec[] = [
   ...PIPELINE_OPTIONS,
   ...SELECTION_OPTIONS,
-  { name: "jobs", short: "j", value: true, placeholder: "N", description: "jobs at once (default 1)" },
+  UNTIL_OPTION,
+  FORCERUN_OPTION,
+  { name: "dry-run", short: "n", description: "print the plan and run nothing (the same as strand dry-run)" },
+  { name: "jobs", short: "j", value: true, placeholder: "N", description: "jobs at once (default 1, or N with --cores N)" },
+  CORES_OPTION,
   { name: "keep-going", short: "k", description: "keep running independent jobs after a failure" },
   { name: "max-threads", value: true, placeholder: "N", description: "thread budget for local jobs (default: CPU count)" },
   { name: "max-memory", value: true, placeholder: "MB", description: "memory budget for local jobs, MB or 8G (default: machine RAM)" },
@@ -80,19 +85,25 @@ async function clusterExecutor(kind: Exclude<ExecutorKind, "local">, context: { 
 }
 
 export const runCommand: Command = {
-  usage: "strand run [WORKFLOW] [KEY=VALUE…] [-j N] [-k] [-t RULE] [--rerun | --retry-failed] [--executor slurm] [--events FILE] [--run-id ID]",
+  usage: "strand run [WORKFLOW] [KEY=VALUE…] [-n] [-j N] [-c N] [-k] [-t RULE] [--until RULE] [-R RULE] [--rerun | --retry-failed] [--executor slurm] [--events FILE] [--run-id ID]",
   options: RUN_OPTIONS,
   async run(args, output) {
+    // -n is Snakemake's dry run: the same plan `strand dry-run` prints, and nothing runs.
+    if (args.flags.has("dry-run")) return (await import("./plan.js")).dryRunCommand.run(args, output);
+    const cores = coresOption(args);
+    if (cores !== undefined && optionValue(args, "max-threads") !== undefined) throw new UsageError("--cores and --max-threads both set the thread budget", "use one of them: -c clamps a job that asks for more, --max-threads refuses it");
     const executor = optionValue(args, "executor");
     if (executor !== undefined && !EXECUTORS.includes(executor as ExecutorKind)) throw new UsageError(`unknown executor '${executor}'`, `use one of ${EXECUTORS.join(", ")}`);
     const options = {
-      jobs: integerOption(args, "jobs", 0),
+      jobs: integerOption(args, "jobs", 0) ?? cores,
       keepGoing: args.flags.has("keep-going"),
-      maxThreads: integerOption(args, "max-threads", 1),
+      maxThreads: integerOption(args, "max-threads", 1) ?? cores,
       maxMemoryMb: memoryOption(args),
       retry: integerOption(args, "retry", 0),
       timeoutMs: durationOption(args, "timeout"),
       targets: optionValues(args, "target"),
+      until: optionValues(args, "until"),
+      forceRules: optionValues(args, "forcerun"),
       module: optionValue(args, "module"),
       rerun: args.flags.has("rerun"),
       retryFailed: args.flags.has("retry-failed"),
@@ -108,6 +119,10 @@ export const runCommand: Command = {
     };
     if (options.rerun && (options.retryFailed || options.resumeFailed)) throw new UsageError("--rerun and --retry-failed contradict each other", "use one of them");
     const { pipeline, path } = await loadFromArgs(args, RUN_OPTIONS);
+    if (cores !== undefined) {
+      clampThreads(pipeline, cores);
+      for (const warning of pipeline.warnings.filter((finding) => finding.code === "CORES_CLAMPED")) output.err(formatFinding(output, warning));
+    }
     const json = args.flags.has("json");
     const progress = new ProgressDisplay(output, process.stderr.isTTY === true && !json, args.flags.has("quiet"));
     const controller = startRun(pipeline, { ...options, onEvent: (event) => progress.show(event), clusterExecutor });

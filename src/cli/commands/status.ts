@@ -30,7 +30,8 @@ interface RunSummary {
   running_jobs: string[];
 }
 
-function workdirOf(target: string | undefined, explicit: string | undefined): string {
+/** The workdir a `[WORKFLOW|DIR]` argument (or `-d DIR`) means: a folder with `.strand`, a workflow's folder, or the folder itself. */
+export function workdirOf(target: string | undefined, explicit: string | undefined): string {
   if (explicit) return resolve(explicit);
   const path = resolve(target ?? ".");
   if (existsSync(path) && statSync(path).isDirectory()) {

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { EngineError, makeFinding, type Finding } from "../findings.js";
+import { readConfigFile } from "./config-file.js";
 import { coerceOverride, deriveReferencePaths, injectSampleKeys, mergeProfileConfig, substituteConfig } from "./config.js";
 import { checkContracts, mergeIncludes, parseFile, type IncludeContext, type ParsedFile } from "./includes.js";
 import type { Defaults, Pair, Pipeline, SampleGroup, TomlValue, WorkflowMeta } from "./model.js";
@@ -19,8 +20,10 @@ import { SourceFile } from "./source-positions.js";
 export interface LoadOptions {
   /** Config values from the command line (`--arg K=V`, `K=V`, `--KEY VALUE`); they win over file and profile. */
   overrides?: Record<string, string>;
-  /** Profile name: `profiles/NAME.toml` (or `.oxoflow`) next to the workflow. */
+  /** Profile name: `profiles/NAME.toml` (or `.oxoflow`) next to the workflow; `a,b` applies several in order (later wins). */
   profile?: string;
+  /** Config files (`--configfile`: TOML, JSON or YAML), merged in order over the profiles; overrides still win. */
+  configFiles?: string[];
   /** The `--samples` selection: names, `first:N`, `@file`, `+@file`. */
   samples?: string;
   /** Cache folder for `repo` + `ref` includes. */
@@ -112,10 +115,13 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
   }
 
   if (options.profile) {
-    const profile = await readProfile(options.profile, dir);
+    const profile = await readProfiles(options.profile, dir);
     for (const key of mergeProfileConfig(config, (profile.config ?? {}) as Record<string, TomlValue>, workflow.profile_mode)) overridden.add(key);
     defaults = mergeDefaults(defaults, profile.defaults ?? {}, workflow.profile_mode);
     if (profile.cluster) cluster = { ...(cluster ?? { extra_args: [] }), ...stripUndefined(profile.cluster) };
+  }
+  for (const file of options.configFiles ?? []) {
+    for (const key of mergeProfileConfig(config, readConfigFile(file), "override")) overridden.add(key);
   }
   for (const [key, value] of Object.entries(options.overrides ?? {})) {
     config[key] = coerceOverride(value, config[key], configMeta[key]);
@@ -222,6 +228,28 @@ async function sourced<T>(read: () => Promise<T>, source: SourceFile, path: (str
 function position(source: SourceFile, path: (string | number)[]): Pick<Finding, "file" | "line" | "column"> {
   const at = source.locate(path);
   return { file: at.file, line: at.line, column: at.column };
+}
+
+/** Several profiles (`a,b`) read as one: each later profile's values win over the earlier ones'. */
+async function readProfiles(names: string, dir: string) {
+  let merged: Awaited<ReturnType<typeof readProfile>> | undefined;
+  for (const name of names.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const profile = await readProfile(name, dir);
+    if (!merged) {
+      merged = profile;
+      continue;
+    }
+    const config = { ...((merged.config ?? {}) as Record<string, TomlValue>) };
+    mergeProfileConfig(config, (profile.config ?? {}) as Record<string, TomlValue>, "override");
+    merged = {
+      ...merged,
+      config,
+      defaults: { ...stripUndefined(merged.defaults ?? {}), ...stripUndefined(profile.defaults ?? {}) },
+      cluster: merged.cluster || profile.cluster ? { ...stripUndefined(merged.cluster ?? {}), ...stripUndefined(profile.cluster ?? {}) } : undefined,
+    } as typeof merged;
+  }
+  if (!merged) throw new EngineError("USAGE_ERROR", `--profile '${names}' names no profile`, { suggestion: "give profile names, e.g. --profile slurm,big" });
+  return merged;
 }
 
 async function readProfile(name: string, dir: string) {

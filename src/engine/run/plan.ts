@@ -16,7 +16,7 @@ import { evaluateCondition, parseCondition, type Condition } from "../expand/whe
 import { checkDeclaredConfig } from "../format/config.js";
 import type { Pipeline, Rule } from "../format/model.js";
 import { buildGraph, type JobGraph } from "../dag/graph.js";
-import { selectJobs, type Selection } from "../dag/select.js";
+import { selectJobs, unknownRule, type Selection } from "../dag/select.js";
 import type { CheckpointData, JobRecord } from "./checkpoint.js";
 import { changedConfigKeys, changedRuleFields, InputFiles, ruleConfigKeys, ruleFieldDigests, ruleFingerprint, scriptDigest, type ManifestOptions } from "./fingerprint.js";
 import { FileStatCache, outputState } from "./freshness.js";
@@ -69,6 +69,8 @@ export interface PlannedJob {
 export interface PlanOptions extends Selection {
   /** Run every selected job, fresh or not (`--rerun`); wins over the options below. */
   rerun?: boolean;
+  /** `-R/--forcerun`: run every job of these rules (exact names), and so everything downstream of them. */
+  forceRules?: readonly string[];
   /** The workdir's checkpoint (`readCheckpoint`, or `CheckpointStore.data`): recorded jobs are judged by what they depended on. */
   checkpoint?: CheckpointData;
   /** Run only the jobs the checkpoint records as failed, what is downstream of them, and producers of missing inputs (`--retry-failed`). */
@@ -144,6 +146,7 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
   const graph = buildGraph(expansion);
   lap("graph");
   const selected = selectJobs(graph, options, pipeline.modules);
+  const forced = forcedRules(graph, options.forceRules);
   const files = new FileStatCache(pipeline.dir);
   const conditions = new Map<string, Condition>();
   const n = graph.jobs.length;
@@ -172,7 +175,11 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
       reasons[index] = FORCED;
       continue;
     }
-    if (retryFlag !== undefined) {
+    if (forced?.has(job.template)) {
+      // Dependents then run as "downstream of" this job through the usual checks below.
+      runs[index] = RUNS;
+      reasons[index] = { code: "forced", text: `forced (-R ${job.template})` };
+    } else if (retryFlag !== undefined) {
       if (recordOf(checkpoint, job.name)?.status === "failed") {
         runs[index] = RUNS;
         reasons[index] = FAILED_BEFORE;
@@ -227,6 +234,14 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
     warnings.push(makeFinding("EMPTY_PLAN", "warning", "the selection has no jobs", { suggestion: "check -t, --module and --samples" }));
   }
   return { pipeline, expansion, graph, jobs, counts, warnings };
+}
+
+/** The `-R` rule names as a set, after checking that each names a rule with jobs. */
+function forcedRules(graph: JobGraph, rules: readonly string[] | undefined): Set<string> | undefined {
+  if (!rules || rules.length === 0) return undefined;
+  const names = new Set(graph.jobs.map((job) => job.template));
+  for (const rule of rules) if (!names.has(rule)) throw unknownRule("-R/--forcerun", rule, [...names]);
+  return new Set(rules);
 }
 
 function conditionFor(rule: Rule, cache: Map<string, Condition>): Condition {

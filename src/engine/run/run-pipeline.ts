@@ -5,7 +5,7 @@
  * come in through the returned controller (the CLI wires them to signals).
  */
 import { randomBytes } from "node:crypto";
-import { arch, availableParallelism, release, totalmem, type as osType } from "node:os";
+import { arch, availableParallelism, hostname, release, totalmem, type as osType } from "node:os";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { renderContext } from "../expand/render-command.js";
@@ -39,7 +39,11 @@ export interface RunOptions {
   timeoutMs?: number;
   targets?: string[];
   module?: string;
+  /** `--until RULE`: only these rules' jobs and what they need. */
+  until?: string[];
   rerun?: boolean;
+  /** `-R/--forcerun RULE`: run these rules' jobs (and so what is downstream) whatever the checkpoint says. */
+  forceRules?: string[];
   resumeFailed?: boolean;
   retryFailed?: boolean;
   runId?: string;
@@ -112,8 +116,12 @@ export function startRun(pipeline: Pipeline, options: RunOptions = {}): RunContr
   const lock = tryLock(join(strandDir, "lock"), `strand run ${runId}`);
   if (!("release" in lock)) {
     const owner = lock.heldBy;
-    throw new EngineError("LOCKED", `workdir is locked by another strand process (pid ${owner.pid}, ${owner.purpose}, since ${owner.started_at}): ${join(strandDir, "lock")}`, {
-      suggestion: "wait for that run to finish, or stop it (strand status shows it); a lock left by a process that no longer exists is taken over automatically",
+    // A dead owner on this host was taken over already; one on another host cannot be checked from here.
+    const elsewhere = owner.host !== hostname();
+    throw new EngineError("LOCKED", `workdir is locked by another strand process (pid ${owner.pid} on ${owner.host}, ${owner.purpose}, since ${owner.started_at}): ${join(strandDir, "lock")}`, {
+      suggestion: elsewhere
+        ? `wait for that run to finish; if it is gone (its machine crashed or was restarted), clear the lock with: strand unlock --force ${workdir}`
+        : `wait for that run to finish, or stop it (strand status shows it); once it is gone, strand unlock ${workdir} clears the lock`,
     });
   }
   const runDir = join(strandDir, "runs", runId);
@@ -209,7 +217,9 @@ class PipelineRun {
       let plan = planPipeline(pipeline, {
         targets: options.targets,
         module: options.module,
+        until: options.until,
         rerun: options.rerun,
+        forceRules: options.forceRules,
         checkpoint: checkpoint.data,
         retryFailed: options.retryFailed,
         resumeFailed: options.resumeFailed,
@@ -270,7 +280,7 @@ class PipelineRun {
         applyReentries(pipeline, next);
         checkpoint.setReentries(reentries);
         statuses.clear();
-        plan = planPipeline(pipeline, { targets: options.targets, module: options.module, checkpoint: checkpoint.data });
+        plan = planPipeline(pipeline, { targets: options.targets, module: options.module, until: options.until, checkpoint: checkpoint.data });
       }
       await executor.close();
       const status: RunStatus = this.cancelling ? "cancelled" : this.counts.failed > 0 ? "failed" : "completed";
