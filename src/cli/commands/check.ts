@@ -3,6 +3,7 @@
  */
 import { lintPipeline } from "../../engine/check/lint.js";
 import { validatePipeline } from "../../engine/check/validate.js";
+import { SWITCHED_OFF } from "../../engine/expand/empty-fan-outs.js";
 import { EngineError } from "../../engine/findings.js";
 import { discoverWorkflow } from "../../engine/format/load.js";
 import type { OptionSpec, ParsedArgs } from "../args.js";
@@ -76,6 +77,8 @@ export const validateCommand: Command = {
       output.out(`${paint(output, "red", "✗")} ${shown} — ${errors.length} error(s)`);
       for (const finding of errors) output.out(formatFinding(output, finding));
     }
+    // A branch switched off by an empty list changes what a run does, so it is shown here as dry-run shows it.
+    for (const finding of warnings) if (finding.code === SWITCHED_OFF && !args.flags.has("quiet")) output.out(formatFinding(output, finding));
     if (result.missingInputs.length > 0 && !args.flags.has("quiet")) {
       const list = result.missingInputs.slice(0, 10).join(", ") + (result.missingInputs.length > 10 ? `, … (${result.missingInputs.length} in all)` : "");
       output.out(`  ${paint(output, "yellow", "warning")}: ${result.missingInputs.length} input(s) do not exist yet and no rule produces them: ${list}`);

@@ -1,11 +1,12 @@
 /**
  * `validate`: the E codes of the format (plus E017 for unreadable `when` conditions and E018 for container
  * images that are not image names), checked on the rules as written, each finding placed at its line and
- * column.
+ * column; plus what expansion would stop at or switch off (fan-out errors, W027 empty lists).
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { EngineError, makeFinding, type Finding, type Severity } from "../findings.js";
+import { fanOutFindings } from "../expand/empty-fan-outs.js";
 import { expandPipeline } from "../expand/expand.js";
 import { PAIR_WILDCARDS } from "../expand/instances.js";
 import { ConditionError, parseCondition } from "../expand/when.js";
@@ -63,6 +64,8 @@ export function validatePipeline(pipeline: Pipeline, options: ValidateOptions = 
   for (const rule of pipeline.rules) findings.push(...pathFindings(rule));
   for (const rule of pipeline.rules) findings.push(...imageFindings(rule.environment, (kind, message, suggestion) => ruleFinding(rule, "E018", "error", `rule '${rule.name}': ${message}`, ["environment", kind], suggestion)));
   findings.push(...imageFindings(pipeline.defaults.environment ?? {}, (kind, message, suggestion) => makeFinding("E018", "error", `[defaults]: ${message}`, { at: pipeline.source.locate(["defaults", "environment", kind]), suggestion })));
+  // Scatter, transform, [[values]] and sample-source lists, resolved by the functions expansion uses.
+  findings.push(...fanOutFindings(pipeline));
 
   const expansion = expandPipeline(pipeline, "template");
   const missingInputs: string[] = [];

@@ -7,11 +7,12 @@
  * Work is linear in the number of jobs: path templates are compiled once per rule, bindings are shared
  * between rules, and a job's command is rendered only when someone asks for it.
  */
-import { EngineError } from "../findings.js";
+import { EngineError, type Finding } from "../findings.js";
 import { substituteConfig } from "../format/config.js";
 import type { FileSet, Pipeline, Rule, TomlValue } from "../format/model.js";
-import { expansionLimitError, InstanceSource, listValue, MAX_EXPANDED_JOBS, resolveValuesTables, type Instance } from "./instances.js";
-import { scatterValues, transformJobs, transformValues } from "./split.js";
+import { emptyFanOutFindings } from "./empty-fan-outs.js";
+import { expandInputValues, expansionLimitError, instanceSourceOf, MAX_EXPANDED_JOBS, resolveValuesTables, type Instance } from "./instances.js";
+import { checkGatherTarget, scatterValues, transformJobs, transformValues } from "./split.js";
 import { compileTemplate, fillTemplate, fillText, NO_BINDINGS, type Bindings, type Template } from "./template.js";
 
 export interface Job {
@@ -36,6 +37,8 @@ export interface Expansion {
   jobs: Job[];
   /** Rule name as written → indices of its jobs. */
   instancesOf: Map<string, number[]>;
+  /** Rules and inputs switched off by an empty list (W027), in plan mode; validate reports the same. */
+  warnings: Finding[];
 }
 
 /** Expands a loaded pipeline into jobs. */
@@ -60,12 +63,14 @@ function templateExpansion(pipeline: Pipeline): Expansion {
     const target = gather === undefined ? undefined : index.get(gather);
     if (target !== undefined) jobs[target]!.input = appendPaths(jobs[target]!.input, rule.output.paths);
   }
-  return { pipeline, mode: "template", jobs, instancesOf: new Map(jobs.map((job, i) => [job.name, [i]])) };
+  return { pipeline, mode: "template", jobs, instancesOf: new Map(jobs.map((job, i) => [job.name, [i]])), warnings: [] };
 }
 
 function planExpansion(pipeline: Pipeline): Expansion {
   const config = pipeline.config;
-  const source = new InstanceSource(pipeline.sample_groups, pipeline.pairs, resolveValuesTables(pipeline), pipeline.wildcard_constraints);
+  const source = instanceSourceOf(pipeline, resolveValuesTables(pipeline));
+  const ruleNames = new Set(pipeline.rules.map((rule) => rule.name));
+  const warnings: Finding[] = [];
   const jobs: Job[] = [];
   const instancesOf = new Map<string, number[]>();
   const byName = new Map<string, number>();
@@ -90,9 +95,12 @@ function planExpansion(pipeline: Pipeline): Expansion {
     const inputTemplates = compilePaths(rule.input.paths, config);
     const outputTemplates = compilePaths(rule.output.paths, config);
     const indices: number[] = [];
+    checkGatherTarget(rule, ruleNames);
     const scatter = rule.scatter ? scatterValues(rule, pipeline) : null;
     const split = rule.transform ? transformValues(rule, pipeline) : null;
-    const instances = source.instancesOf(rule);
+    warnings.push(...emptyFanOutFindings(pipeline, source, rule, scatter, split));
+    // A transform that splits into nothing has nothing to combine either: the rule makes no jobs.
+    const instances = split && split.length === 0 ? [] : source.instancesOf(rule);
     const perInstance = scatter ? scatter.length : split ? split.length + (rule.transform!.combine ? 1 : 0) : 1;
     if (jobs.length + instances.length * perInstance > MAX_EXPANDED_JOBS) {
       throw expansionLimitError(rule, instances.length * perInstance, jobs.length > 0 ? `jobs (${jobs.length.toLocaleString("en-US")} more from the rules before it)` : "jobs");
@@ -134,7 +142,7 @@ function planExpansion(pipeline: Pipeline): Expansion {
   applyGathers(gathers, jobs, byName, instancesOf);
   rewriteDependsOn(jobs, instancesOf);
   appendExpandedInputs(jobs, config);
-  return { pipeline, mode: "plan", jobs, instancesOf };
+  return { pipeline, mode: "plan", jobs, instancesOf, warnings };
 }
 
 /**
@@ -198,6 +206,8 @@ function applyGathers(gathers: { target: string; outputs: string[]; bindings: Bi
   let appended = 0;
   for (const gather of gathers) {
     const exact = byName.get(gather.target);
+    // A gather rule switched off itself (no instances) receives nothing; an unknown name was refused earlier.
+    if (exact === undefined && instancesOf.get(gather.target)?.length === 0) continue;
     const targets = exact !== undefined ? [exact] : finder.compatible(gather.target, gather.bindings);
     appended += targets.length * gather.outputs.length;
     if (appended > MAX_EXPANDED_JOBS) throw expansionLimitError(gather.rule, appended, `gathered inputs of '${gather.target}'`);
@@ -289,7 +299,8 @@ function rewriteDependsOn(jobs: Job[], instancesOf: Map<string, number[]>): void
       names = [];
       for (const dependency of job.dependsOn) {
         const indices = instancesOf.get(dependency);
-        if (indices && indices.length > 0) for (const i of indices) names.push(jobs[i]!.name);
+        // A rule switched off by an empty list has no jobs to wait for: the dependency is met.
+        if (indices) for (const i of indices) names.push(jobs[i]!.name);
         else names.push(dependency);
       }
       rewritten.set(job.dependsOn, names);
@@ -303,19 +314,7 @@ function appendExpandedInputs(jobs: Job[], config: Record<string, TomlValue>): v
   const lists = new Map<string, string[]>();
   const valuesFor = (spec: string): string[] => {
     let values = lists.get(spec);
-    if (!values) {
-      const key = spec.replace(/^config\./, "");
-      const trimmed = spec.trim();
-      if (config[key] !== undefined) values = listValue(config[key]!);
-      else if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
-        values = trimmed
-          .slice(1, -1)
-          .split(",")
-          .map((item) => item.trim().replace(/^["']|["']$/g, ""))
-          .filter(Boolean);
-      } else values = [spec];
-      lists.set(spec, values);
-    }
+    if (!values) lists.set(spec, (values = expandInputValues(spec, config)));
     return values;
   };
   let total = 0;
@@ -334,11 +333,12 @@ function appendExpandedInputs(jobs: Job[], config: Record<string, TomlValue>): v
       const own = Object.keys(entry.variables).some((name) => name in job.bindings)
         ? Object.fromEntries(Object.entries(job.bindings).filter(([name]) => !(name in entry.variables)))
         : job.bindings;
+      // A variable over an empty list adds no paths (oxo-flow leaves the placeholder in; W027 says so).
+      if (Object.values(entry.variables).some((spec) => valuesFor(spec).length === 0)) continue;
       const pattern = fillText(substituteConfig(entry.pattern, config, "path"), own);
       let combos: Record<string, string>[] = [{}];
       for (const [name, spec] of Object.entries(entry.variables)) {
         const values = valuesFor(spec);
-        if (values.length === 0) continue;
         const next: Record<string, string>[] = [];
         for (const combo of combos) for (const value of values) next.push({ ...combo, [name]: value });
         combos = next;

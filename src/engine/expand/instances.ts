@@ -53,7 +53,10 @@ export interface ResolvedValues {
   values: string[];
 }
 
-/** Resolves `[[values]]` tables (reading `values_from` from config) and checks their names and contents. */
+/**
+ * Resolves `[[values]]` tables (reading `values_from` from config) and checks their names: a table naming a
+ * config key that does not exist is E005, a bad name EXPAND_ERROR. Validate and expansion both call this.
+ */
 export function resolveValuesTables(pipeline: Pipeline): ResolvedValues[] {
   const seen = new Set<string>();
   return pipeline.values.map((table, index) => {
@@ -69,16 +72,14 @@ export function resolveValuesTables(pipeline: Pipeline): ResolvedValues[] {
       const key = table.values_from.replace(/^config\./, "");
       const source = pipeline.config[key];
       if (source === undefined) {
-        throw new EngineError("EXPAND_ERROR", `[[values]] table '${table.name}' reads values_from = "${table.values_from}", but config has no key '${key}'`, {
+        throw new EngineError("E005", `[[values]] table '${table.name}' reads values_from = "${table.values_from}", but config has no key '${key}'`, {
           at: pipeline.source.locate(["values", index, "values_from"]),
           suggestion: `add ${key} = ["a", "b"] to [config]`,
         });
       }
       values = listValue(source);
     }
-    if (values.length === 0) {
-      throw new EngineError("EXPAND_ERROR", `[[values]] table '${table.name}' has no values`, { at, suggestion: 'add values = ["a", "b"] or values_from = "config.key"' });
-    }
+    // An empty table is allowed: the rules that use it expand to no jobs (a branch switched off, W027).
     return { name: table.name, values };
   });
 }
@@ -90,6 +91,24 @@ export function listValue(value: TomlValue): string[] {
     .split(",")
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/**
+ * The values of one `expand_inputs` variable (§3.5): a config key first (with or without `config.`; arrays
+ * or comma strings), then a `[a, b]` literal, else the text itself as the one value.
+ */
+export function expandInputValues(spec: string, config: Record<string, TomlValue>): string[] {
+  const key = spec.replace(/^config\./, "");
+  const trimmed = spec.trim();
+  if (config[key] !== undefined) return listValue(config[key]!);
+  if (trimmed.startsWith("[") && trimmed.endsWith("]")) {
+    return trimmed
+      .slice(1, -1)
+      .split(",")
+      .map((item) => item.trim().replace(/^["']|["']$/g, ""))
+      .filter(Boolean);
+  }
+  return [spec];
 }
 
 /** One combination of value-table bindings and its instance-name suffix. */
@@ -120,6 +139,35 @@ export interface Instance {
 
 const SINGLE: Instance[] = [{ suffix: "", bindings: {} }];
 
+/** How a rule fans out: over pairs, (group, sample), value combinations only, or not at all. */
+export type FanOutKind = "pair" | "group" | "values" | "single";
+
+/** A rule's fan-out: its kind and the value tables it uses. */
+export interface FanOut {
+  kind: FanOutKind;
+  active: ResolvedValues[];
+}
+
+/** Which sample sources the pipeline declares, even when they turned out empty. */
+export interface DeclaredSources {
+  groups: boolean;
+  pairs: boolean;
+}
+
+/** The sample sources a pipeline declares: inline tables, sheets and patterns (empty ones included). */
+export function declaredSources(pipeline: Pipeline): DeclaredSources {
+  const workflow = pipeline.workflow;
+  return {
+    groups: pipeline.sample_groups.length > 0 || Boolean(workflow.sample_groups_file || workflow.sample_pattern),
+    pairs: pipeline.pairs.length > 0 || Boolean(workflow.pairs_file || workflow.pairs_pattern),
+  };
+}
+
+/** The instance source of a pipeline whose value tables are already resolved. */
+export function instanceSourceOf(pipeline: Pipeline, tables: ResolvedValues[]): InstanceSource {
+  return new InstanceSource(pipeline.sample_groups, pipeline.pairs, tables, pipeline.wildcard_constraints, declaredSources(pipeline));
+}
+
 /** What every rule's expansion shares: sample/pair sources, value tables, constraints, and binding caches. */
 export class InstanceSource {
   private readonly pairKeys: Set<string>;
@@ -131,6 +179,11 @@ export class InstanceSource {
     private readonly pairs: Pair[],
     readonly tables: ResolvedValues[],
     constraints: Record<string, string>,
+    /**
+     * A declared source that holds nothing (a header-only sheet, a pattern that matched no files) still
+     * fans its rules out: into no jobs, instead of one job with a literal `{sample}` in its paths.
+     */
+    private readonly declared: DeclaredSources = { groups: groups.length > 0, pairs: pairs.length > 0 },
   ) {
     this.pairKeys = new Set<string>(PAIR_WILDCARDS);
     for (const pair of pairs) for (const key of Object.keys(pair.metadata)) this.pairKeys.add(key);
@@ -139,13 +192,7 @@ export class InstanceSource {
 
   /** The instances of a rule (one with an empty suffix when nothing fans it out); shared, do not modify. */
   instancesOf(rule: Rule): Instance[] {
-    const triggers = [...rule.input.paths, ...rule.output.paths, rule.shell ?? ""];
-    const mentions = (name: string): boolean => triggers.some((text) => mentionsWildcard(text, name));
-    const active = this.tables.filter((table) => mentions(table.name) || rule.expand_inputs.some((entry) => mentionsWildcard(entry.pattern, table.name)));
-    let kind: "pair" | "group" | "values" | "single" = "single";
-    if (this.pairs.length > 0 && [...this.pairKeys].some(mentions)) kind = "pair";
-    else if (this.groups.length > 0 && (mentions("group") || mentions("sample"))) kind = "group";
-    else if (active.length > 0) kind = "values";
+    const { kind, active } = this.fanOutOf(rule);
     if (kind === "single") return SINGLE;
     // Rules with the same fan-out share binding objects (and their memory) across all their instances.
     const key = `${kind}\u0000${active.map((table) => table.name).join("\u0000")}`;
@@ -157,11 +204,33 @@ export class InstanceSource {
     return shared;
   }
 
+  /** How a rule fans out (§3.4): which wildcards its input, output and shell texts mention. */
+  fanOutOf(rule: Rule): FanOut {
+    const triggers = [...rule.input.paths, ...rule.output.paths, rule.shell ?? ""];
+    const mentions = (name: string): boolean => triggers.some((text) => mentionsWildcard(text, name));
+    const active = this.tables.filter((table) => mentions(table.name) || rule.expand_inputs.some((entry) => mentionsWildcard(entry.pattern, table.name)));
+    let kind: FanOutKind = "single";
+    if (this.declared.pairs && [...this.pairKeys].some(mentions)) kind = "pair";
+    else if (this.declared.groups && (mentions("group") || mentions("sample"))) kind = "group";
+    else if (active.length > 0) kind = "values";
+    return { kind, active };
+  }
+
+  /** How many instances a fan-out gives before wildcard constraints: 0 when a list it ranges over is empty. */
+  countOf(fanOut: FanOut): number {
+    let count = fanOut.active.reduce((product, table) => product * table.values.length, 1);
+    if (fanOut.kind === "pair") count *= this.pairs.length;
+    else if (fanOut.kind === "group") count *= this.sampleCount();
+    return count;
+  }
+
+  private sampleCount(): number {
+    return this.groups.reduce((sum, group) => sum + group.samples.length, 0);
+  }
+
   /** Instances (name suffixes and bindings), filtered by the wildcard constraints. */
   private buildInstances(rule: Rule, kind: "pair" | "group" | "values", active: ResolvedValues[]): Instance[] {
-    let count = active.reduce((product, table) => product * table.values.length, 1);
-    if (kind === "pair") count *= this.pairs.length;
-    else if (kind === "group") count *= this.groups.reduce((sum, group) => sum + group.samples.length, 0);
+    const count = this.countOf({ kind, active });
     if (count > MAX_EXPANDED_JOBS) throw expansionLimitError(rule, count, "instances");
     const instances: Instance[] = [];
     for (const combo of valueCombos(active)) {

@@ -19,28 +19,62 @@ function configList(config: Record<string, TomlValue>, key: string): string[] | 
   return value === undefined ? undefined : listValue(value);
 }
 
-/** The values a scatter block fans out over. */
+/**
+ * The values a scatter block fans out over. An empty list (`values = []`, or `values_from` naming an empty
+ * config array) is allowed: the rule expands to no jobs, a branch switched off on purpose (W027).
+ */
 export function scatterValues(rule: Rule, pipeline: Pipeline): string[] {
   const scatter = rule.scatter!;
   const at = rule.origin.source.locate([...rule.origin.path, "scatter"]);
   const values = scatter.values ?? (scatter.values_from ? configList(pipeline.config, scatter.values_from) : undefined);
   if (values === undefined) {
-    const problem = scatter.values_from ? `reads values_from = "${scatter.values_from}", which is not a config key` : "has neither values nor values_from";
-    throw new EngineError("EXPAND_ERROR", `scatter of rule '${rule.name}' ${problem}`, { rule: rule.name, at, suggestion: 'add values = ["chr1", "chr2"] or values_from = "config.chromosomes"' });
+    const suggestion = 'add values = ["chr1", "chr2"] or values_from = "config.chromosomes"';
+    if (scatter.values_from) {
+      throw new EngineError("E005", `scatter of rule '${rule.name}' reads values_from = "${scatter.values_from}", which is not a config key`, {
+        rule: rule.name,
+        at: rule.origin.source.locate([...rule.origin.path, "scatter", "values_from"]),
+        suggestion: `add ${scatter.values_from.replace(/^config\./, "")} = ["chr1", "chr2"] to [config], or list the values in the scatter: values = ["chr1", "chr2"]`,
+      });
+    }
+    throw new EngineError("EXPAND_ERROR", `scatter of rule '${rule.name}' has neither values nor values_from`, { rule: rule.name, at, suggestion });
   }
-  if (values.length === 0) throw new EngineError("EXPAND_ERROR", `scatter of rule '${rule.name}' has no values`, { rule: rule.name, at });
   return values;
 }
 
-/** The values a transform splits into. */
+/**
+ * The gather target of a scatter must be a rule of the pipeline, or one of its instances (`<rule>_…`);
+ * checked even when nothing is scattered, so an empty scatter cannot hide a misspelt name.
+ */
+export function checkGatherTarget(rule: Rule, ruleNames: ReadonlySet<string>): void {
+  const gather = rule.scatter?.gather;
+  if (gather === undefined || ruleNames.has(gather)) return;
+  for (const name of ruleNames) if (gather.startsWith(`${name}_`)) return;
+  throw new EngineError("EXPAND_ERROR", `scatter of rule '${rule.name}' gathers into '${gather}', which is not a rule`, {
+    rule: rule.name,
+    at: rule.origin.source.locate([...rule.origin.path, "scatter", "gather"]),
+    suggestion: "set gather to the name of the rule that merges the scattered outputs",
+  });
+}
+
+/**
+ * The values a transform splits into. An explicitly empty split (`values = []`, an empty config list,
+ * `n = 0`, a glob that matches no file) is allowed: the rule expands to no jobs, map and combine (W027).
+ */
 export function transformValues(rule: Rule, pipeline: Pipeline): string[] {
   const split = rule.transform!.split;
   const at = rule.origin.source.locate([...rule.origin.path, "transform", "split"]);
+  checkCombine(rule);
   let values: string[] | undefined;
   if (split.values) values = split.values;
   else if (split.values_from) {
     values = configList(pipeline.config, split.values_from);
-    if (values === undefined) throw new EngineError("EXPAND_ERROR", `transform of rule '${rule.name}' reads values_from = "${split.values_from}", which is not a config key`, { rule: rule.name, at });
+    if (values === undefined) {
+      throw new EngineError("E005", `transform of rule '${rule.name}' reads values_from = "${split.values_from}", which is not a config key`, {
+        rule: rule.name,
+        at,
+        suggestion: `add ${split.values_from.replace(/^config\./, "")} = ["a", "b"] to [config]`,
+      });
+    }
   } else if (split.n !== undefined) {
     const fromConfig = pipeline.config[split.n.replace(/^config\./, "")];
     const count = Number(/^\d+$/.test(split.n) ? split.n : fromConfig);
@@ -49,12 +83,31 @@ export function transformValues(rule: Rule, pipeline: Pipeline): string[] {
     values = Array.from({ length: count }, (_, i) => String(i));
   } else if (split.glob) {
     values = globFiles(split.glob, pipeline.dir);
-    if (values.length === 0) throw new EngineError("EXPAND_ERROR", `transform of rule '${rule.name}': glob "${split.glob}" matched no files`, { rule: rule.name, at });
   }
-  if (!values || values.length === 0) {
+  if (!values) {
     throw new EngineError("EXPAND_ERROR", `transform rule '${rule.name}' has no split values`, { rule: rule.name, at, suggestion: "give split.values, values_from, n or glob" });
   }
   return values;
+}
+
+/** A transform's combine step must say how to combine: a shell command, or aggregate with a known method. */
+function checkCombine(rule: Rule): void {
+  const combine = rule.transform!.combine;
+  if (!combine || combine.shell !== undefined) return;
+  if (!combine.aggregate) {
+    throw new EngineError("EXPAND_ERROR", `transform of rule '${rule.name}': combine needs a shell command or aggregate = true`, {
+      rule: rule.name,
+      at: rule.origin.source.locate([...rule.origin.path, "transform", "combine"]),
+    });
+  }
+  const method = combine.method ?? "concat";
+  if (method !== "concat" && method !== "json_merge") {
+    throw new EngineError("EXPAND_ERROR", `transform of rule '${rule.name}': unknown combine method '${method}'`, {
+      rule: rule.name,
+      at: rule.origin.source.locate([...rule.origin.path, "transform", "combine", "method"]),
+      suggestion: "use method = \"concat\" or \"json_merge\"",
+    });
+  }
 }
 
 /** A job produced by splitting: its rule (the original or a synthetic step), name, bindings and paths. */

@@ -158,6 +158,17 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
     if (selection.filtered) kept = selection.kept;
   }
   injectSampleKeys(config, groups, selectedPairs, kept, injected);
+  // A declared sample source that holds nothing (a header-only sheet) still defines its lists, as empty
+  // ones: `{config.samples_list}` renders as nothing and expand_inputs over it adds no inputs.
+  const declaredSources = [decoded.sample_groups?.length, decoded.pairs?.length, workflow.sample_groups_file, workflow.sample_pattern, workflow.pairs_file, workflow.pairs_pattern];
+  if (declaredSources.some(Boolean)) {
+    for (const key of ["samples_list", ...(decoded.pairs?.length || workflow.pairs_file || workflow.pairs_pattern ? ["pairs_list"] : [])]) {
+      if (!(key in config)) {
+        config[key] = "";
+        injected.add(key);
+      }
+    }
+  }
   // A group that --samples emptied still defines samples_<group> (as ""), so rules that use it plan.
   for (const name of groupNamesBefore) {
     const key = `samples_${name}`;

@@ -153,7 +153,8 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
   // RUNS, or REGENERATES for a producer that runs only to remake deleted inputs (nothing follows from that).
   const runs = new Uint8Array(n);
   const reasons = new Array<JobReason | undefined>(n);
-  const warnings: Finding[] = [];
+  // Branches switched off by an empty list (W027): the same warnings validate gives.
+  const warnings: Finding[] = [...expansion.warnings];
   const checkpoint = options.checkpoint;
   const retryFlag = options.rerun ? undefined : options.retryFailed ? "--retry-failed" : options.resumeFailed ? "--resume-failed" : undefined;
   const rebuilt = new RebuiltReferences(options.rebuiltReferences);
