@@ -1,8 +1,8 @@
 /**
- * HTTP adapter of runs: create and list, the detail and its views (status, dag-status, logs, results,
+ * HTTP adapter of runs: create and list, the detail and its views (status, dag-status, logs, results, report,
  * diagnostics), and the control operations (cancel, pause, resume, retry).
  */
-import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
@@ -27,6 +27,7 @@ import {
 } from "./schemas.js";
 import { cancelRun, createRun, pauseRun, resumeRun, retryRun, runDetail, runView, type ExecutionContext } from "./service.js";
 import { runDagStatus, runDiagnostics, runLogs, runResults, runStatus } from "./views.js";
+import { runReport } from "./report-view.js";
 
 const TAGS = ["runs"];
 const notFound = failureResponse("no such run (or not yours)");
@@ -77,6 +78,19 @@ const statusRoute = viewRoute("status", "getRunStatus", "Live status: nodes grou
 const dagStatusRoute = viewRoute("dag-status", "getRunDagStatus", "The pipeline's DAG with per-node live status, job totals and an ETA", RunDagStatus);
 const resultsRoute = viewRoute("results", "getRunResults", "Declared outputs that exist, with sizes", RunResultsView);
 const diagnosticsRoute = viewRoute("diagnostics", "getRunDiagnostics", "Why jobs failed: one diagnosis per failed job from the rule engine", RunDiagnosticsView);
+const reportRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/report",
+  operationId: "getRunReport",
+  tags: TAGS,
+  summary: "The run's report: one self-contained HTML page (summary, rules, timeline, resources, failures with diagnoses, pipeline, environment)",
+  request: { params: RunIdParam },
+  responses: {
+    200: { description: "an HTML document with inline CSS and SVG, no scripts and nothing loaded from elsewhere", content: { "text/html": { schema: z.string() } } },
+    404: failureResponse("no such run (or not yours), or a run with no event log yet (not started, or a dry run)"),
+    ...engineWorkResponses,
+  },
+});
 const logsRoute = createRoute({
   method: "get",
   path: "/api/runs/{id}/logs",
@@ -132,6 +146,7 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
   router.openapi(logsRoute, async (c) => c.json(await runLogs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
   router.openapi(resultsRoute, async (c) => c.json(await runResults(context, callerOf(c), c.req.valid("param").id), 200));
   router.openapi(diagnosticsRoute, async (c) => c.json(await runDiagnostics(context, callerOf(c), c.req.valid("param").id), 200));
+  router.openapi(reportRoute, async (c) => c.html(await runReport(context, callerOf(c), c.req.valid("param").id), 200, { "Cache-Control": "no-cache" }) as never);
   const operations = { cancel: cancelRun, pause: pauseRun, resume: resumeRun } as const;
   for (const [action, operation] of Object.entries(operations)) {
     router.openapi(control(action as keyof typeof operations, `${action[0]!.toUpperCase()}${action.slice(1)} a run`), async (c) => {

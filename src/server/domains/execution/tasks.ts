@@ -8,11 +8,17 @@ import { readEventLog } from "../../../engine/run/event-log.js";
 import { readDryRunPlan } from "../../runner/dry-run-plan.js";
 import { progressOf } from "../../runner/run-progress.js";
 import { diagnoseRun } from "../../../engine/run/diagnosis.js";
+import { renderRunReport } from "../../../engine/tools/report.js";
+import { loadRunReport } from "../../../engine/tools/run-report.js";
+import { readMetrics } from "../../runner/metrics-file.js";
 import { tailTextInside } from "./log-pages.js";
 import { existingOutputs, folderBytes } from "./run-files.js";
 
 /** The events of a run's log, or none when it is missing. */
 const eventsOf = (path: string) => (existsSync(path) ? readEventLog(path) : []);
+
+/** The most of a pipeline file a report quotes (the service refuses bigger pipelines anyway). */
+const PIPELINE_TEXT_BYTES = 4 * 1024 * 1024;
 
 export const tasks = {
   existingOutputs,
@@ -24,6 +30,18 @@ export const tasks = {
   /** The diagnosis of a run from its event log and its jobs' stderr (read inside the workspace only). */
   diagnose: (input: { eventsPath: string; workspace: string; declaredMemoryMb: Record<string, number> }) =>
     diagnoseRun(eventsOf(input.eventsPath), (path: string) => tailTextInside(input.workspace, path, 64 * 1024) || undefined, { declaredMemoryMb: (rule) => input.declaredMemoryMb[rule] }),
+  /** The run's HTML report from its folder, metrics file and the first of `pipelinePaths` that exists; files are read inside the workspace only. */
+  report: async (input: { runDir: string; workspace: string; metricsPath: string; pipelinePaths: string[]; status: string }) =>
+    renderRunReport(
+      await loadRunReport(input.runDir, {
+        workdir: input.workspace,
+        pipelineText: input.pipelinePaths.map((path) => tailTextInside(input.workspace, path, PIPELINE_TEXT_BYTES)).find((text) => text !== "") ?? null,
+        detached: true,
+        status: input.status,
+        resources: readMetrics(input.metricsPath),
+        readLogTail: (path, bytes) => tailTextInside(input.workspace, path, bytes) || undefined,
+      }),
+    ),
 };
 
 export type ExecutionTasks = typeof tasks;
