@@ -96,10 +96,10 @@ describe.concurrent("strand graph", () => {
   });
 
   it("an unknown format is a usage error (exit 2) listing the formats", async () => {
-    const result = await graph("main.oxoflow", "-f", "svg");
+    const result = await graph("main.oxoflow", "-f", "png");
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("unknown graph format 'svg'");
-    expect(result.stderr).toContain("ascii, dot, json");
+    expect(result.stderr).toContain("unknown graph format 'png'");
+    expect(result.stderr).toContain("ascii, dot, json, mermaid, svg");
     expect(result.stdout).toBe("");
   });
 
