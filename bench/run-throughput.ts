@@ -6,11 +6,14 @@
  * Node at concurrency 4 with nothing else around them; engine overhead per job = (strand wall − baseline
  * wall) / N: the extra time a user waits per job because the engine plans, schedules, logs and records it
  * (start-up and planning included). Where `snakemake` is installed it runs the equivalent
- * Snakefile (`snakemake -j 4`) and prints the throughput ratio. Options: `--jobs N[,N…]`, `--no-snakemake`.
+ * Snakefile (`snakemake -j 4`), works out Snakemake's overhead per job the same way (its wall − the same
+ * baseline, / N), and prints strand's overhead as a fraction of Snakemake's (the goal: at most 0.10) and the
+ * throughput ratio. The load average is printed before and after, since the machine may be shared.
+ * Options: `--jobs N[,N…]`, `--no-snakemake`.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -65,6 +68,13 @@ async function baseline(dir: string, jobs: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** The 1, 5 and 15 minute load averages, to tell a quiet machine from a busy one. */
+function load(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+}
+
 function hasSnakemake(): boolean {
   return !process.argv.includes("--no-snakemake") && spawnSync("snakemake", ["--version"], { stdio: "ignore" }).status === 0;
 }
@@ -72,8 +82,8 @@ function hasSnakemake(): boolean {
 async function main(): Promise<void> {
   const sizes = (option("jobs") ?? "1000,10000").split(",").map(Number);
   const snakemake = hasSnakemake();
-  console.log(`strand run throughput — ${cpus()[0]?.model ?? "cpu"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, -j ${CONCURRENCY}`);
-  const rows: string[][] = [["jobs", "strand wall", "jobs/s", "baseline wall", "engine overhead/job", "snakemake wall", "snakemake jobs/s", "ratio"]];
+  console.log(`strand run throughput — ${cpus()[0]?.model ?? "cpu"} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, -j ${CONCURRENCY}, load average ${load()}`);
+  const rows: string[][] = [["jobs", "strand wall", "jobs/s", "baseline wall", "engine overhead/job", "snakemake wall", "snakemake jobs/s", "snakemake overhead/job", "overhead vs snakemake", "throughput ratio"]];
   for (const jobs of sizes) {
     const dir = mkdtempSync(join(tmpdir(), "strand-bench-run-"));
     try {
@@ -88,13 +98,22 @@ async function main(): Promise<void> {
         try {
           writeSnakefile(smDir, jobs);
           const smMs = timed("snakemake", ["-j", String(CONCURRENCY), "--quiet"], smDir);
-          row.push(`${(smMs / 1000).toFixed(2)} s`, (jobs / (smMs / 1000)).toFixed(0), `${(smMs / strandMs).toFixed(1)}×`);
+          const smOverheadMs = Math.max(0, (smMs - baseMs) / jobs);
+          row.push(
+            `${(smMs / 1000).toFixed(2)} s`,
+            (jobs / (smMs / 1000)).toFixed(0),
+            `${smOverheadMs.toFixed(2)} ms`,
+            smOverheadMs > 0 ? `${(overheadMs / smOverheadMs).toFixed(3)} (${overheadMs <= smOverheadMs / 10 ? "≤ 0.10: met" : "> 0.10: not met"})` : "–",
+            `${(smMs / strandMs).toFixed(1)}×`,
+          );
         } finally {
           rmSync(smDir, { recursive: true, force: true });
         }
-      } else row.push("–", "–", "–");
+      } else row.push("–", "–", "–", "–", "–");
       rows.push(row);
-      console.log(`  ${jobs} jobs: strand ${row[1]} (${row[2]} jobs/s), overhead ${row[4]} per job${snakemake ? `, snakemake ${row[5]} (${row[7]} faster)` : ""}`);
+      console.log(
+        `  ${jobs} jobs: strand ${row[1]} (${row[2]} jobs/s), overhead ${row[4]} per job${snakemake ? `; snakemake ${row[5]}, overhead ${row[7]} per job; strand's overhead is ${row[8]} of snakemake's, throughput ${row[9]}` : ""} (load average ${load()})`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -103,7 +122,8 @@ async function main(): Promise<void> {
   console.log("");
   for (const row of rows) console.log(`| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`);
   if (!snakemake) console.log("\nsnakemake is not installed: the comparison was skipped (apt-get install snakemake).");
-  console.log("\ngoals: engine overhead < 5 ms per job; at least 10× Snakemake's throughput.");
+  console.log(`\nload average at the end: ${load()}`);
+  console.log("goals: engine overhead < 5 ms per job, and at most a tenth of Snakemake's overhead per job (same baseline subtracted).");
 }
 
 await main();

@@ -1,10 +1,15 @@
 /**
  * What `strand run` shows while it works, from the engine's events: on a terminal, one line per finished
  * job above a progress bar that is redrawn in place; otherwise plain lines (`  Running: x`, `  ✓ x (1.2s)`,
- * `  ⊝ x (reason)`, `  ⊘ x (blocked …)`, `  ✗ job 'x' failed`). Everything goes to stderr.
+ * `  ⊝ x (reason)`, `  ⊘ x (blocked …)`, `  ✗ job 'x' failed`). Everything goes to stderr. Plain lines are
+ * gathered and written together every 100 ms (and at once when the run ends or the process exits): one
+ * write per line cost a run of thousands of short jobs more than its event log and checkpoint together.
  */
 import type { RunEvent } from "../../engine/run/event-log.js";
 import { paint, type Output } from "../print.js";
+
+/** How long a plain progress line may wait to be written with the next ones. */
+const FLUSH_MS = 100;
 
 export class ProgressDisplay {
   private total = 0;
@@ -15,6 +20,10 @@ export class ProgressDisplay {
   private barShown = false;
   private timer: NodeJS.Timeout | undefined;
   private paused = false;
+  /** Plain lines not written yet, and the timer that writes them. */
+  private pending: string[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly flushOnExit = (): void => this.flush();
 
   constructor(
     private readonly output: Output,
@@ -24,7 +33,7 @@ export class ProgressDisplay {
     if (terminal) {
       this.timer = setInterval(() => this.drawBar(), 500);
       this.timer.unref();
-    }
+    } else process.once("exit", this.flushOnExit);
   }
 
   /** Shows one event. */
@@ -105,10 +114,27 @@ export class ProgressDisplay {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.clearBar();
+    this.flush();
+    process.removeListener("exit", this.flushOnExit);
   }
 
   private line(text: string): void {
+    if (!this.terminal) {
+      this.pending.push(text);
+      this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+      return;
+    }
     this.clearBar();
+    this.output.err(text);
+  }
+
+  /** Writes the gathered plain lines in one go. */
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.pending.length === 0) return;
+    const text = this.pending.join("\n");
+    this.pending = [];
     this.output.err(text);
   }
 

@@ -49,6 +49,11 @@ export interface LocalExecutorOptions {
   /** Extra environment variables for every job. */
   env?: Record<string, string>;
   sampler?: ProcessGroupSampler;
+  /**
+   * Folder for the CPU-time reports of running jobs: one file per job running at the same time, emptied and
+   * reused, removed by close(). Without it each job gets a file beside its stderr log, removed after it.
+   */
+  timesDir?: string;
 }
 
 /** The executor for `strand run` without a cluster. */
@@ -57,17 +62,43 @@ export class LocalExecutor implements JobExecutor {
   private readonly running = new Set<Running>();
   private readonly sampler: ProcessGroupSampler;
   private paused = false;
+  /** Numbers of the CPU-time files not in use, and how many were made (with `timesDir`). */
+  private readonly freeTimesSlots: number[] = [];
+  private timesSlots = 0;
 
   constructor(private readonly options: LocalExecutorOptions = {}) {
     this.sampler = options.sampler ?? new ProcessGroupSampler();
   }
 
   async run(spec: JobSpec, callbacks: AttemptCallbacks): Promise<AttemptResult> {
+    const { timesDir } = this.options;
+    if (timesDir === undefined) {
+      const timesPath = `${spec.stderrPath}.times`;
+      rmSync(timesPath, { force: true });
+      try {
+        return await this.attempt(spec, callbacks, timesPath);
+      } finally {
+        rmSync(timesPath, { force: true });
+      }
+    }
+    // A file per concurrent job rather than per job: on ext4 creating (and deleting) a file per job costs
+    // more than everything else the engine does for a no-op job. Emptied before use, so a shell that never
+    // ran its trap leaves nothing stale behind.
+    const slot = this.freeTimesSlots.pop() ?? this.timesSlots++;
+    const timesPath = join(timesDir, `cpu-times.${slot}`);
+    try {
+      closeSync(openSync(timesPath, "w"));
+      return await this.attempt(spec, callbacks, timesPath);
+    } finally {
+      this.freeTimesSlots.push(slot);
+    }
+  }
+
+  /** One attempt, its shell's `times` report written to `timesPath` (which exists empty or not at all). */
+  private async attempt(spec: JobSpec, callbacks: AttemptCallbacks, timesPath: string): Promise<AttemptResult> {
     // The job runner usually made the folder already; this covers other callers.
     if (!existsSync(dirname(spec.stderrPath))) mkdirSync(dirname(spec.stderrPath), { recursive: true });
     if (!existsSync(dirname(spec.stdoutPath))) mkdirSync(dirname(spec.stdoutPath), { recursive: true });
-    const timesPath = `${spec.stderrPath}.times`;
-    rmSync(timesPath, { force: true });
     if (spec.attempt > 1) appendFileSync(spec.stderrPath, `[strand] attempt ${spec.attempt}\n`);
     const started = performance.now();
     // The trap reports CPU time of the shell and every child it waited for; a command that replaces the
@@ -125,7 +156,6 @@ export class LocalExecutor implements JobExecutor {
     let cpuMs = usage.cpuMs;
     try {
       cpuMs = parseBashTimes(readFileSync(timesPath, "utf8")) ?? cpuMs;
-      rmSync(timesPath, { force: true });
     } catch {
       // no times file: the shell was replaced or killed
     }
@@ -172,6 +202,8 @@ export class LocalExecutor implements JobExecutor {
 
   async close(): Promise<void> {
     await Promise.resolve();
+    const { timesDir } = this.options;
+    if (timesDir !== undefined) for (let slot = 0; slot < this.timesSlots; slot++) rmSync(join(timesDir, `cpu-times.${slot}`), { force: true });
   }
 
   /** SIGTERM to the group (after SIGCONT, so a stopped group can act on it), SIGKILL after the grace period. */

@@ -27,6 +27,8 @@ interface Watched {
 export class ProcessGroupSampler {
   private readonly watched = new Map<number, Watched>();
   private timer: NodeJS.Timeout | undefined;
+  /** The early look already scheduled, if any: one serves every job started before it fires. */
+  private soon: NodeJS.Timeout | undefined;
   private readonly available = existsSync("/proc/self/stat");
 
   constructor(private readonly intervalMs = 250) {}
@@ -35,8 +37,16 @@ export class ProcessGroupSampler {
   watch(pgid: number): void {
     if (!this.available) return;
     this.watched.set(pgid, { peakBytes: 0, leaderTicks: 0, sampled: false });
-    // A first look soon after start catches jobs shorter than the interval.
-    setTimeout(() => this.sample(), 30).unref();
+    // A first look soon after start catches jobs shorter than the interval. Jobs started while one is
+    // pending share it (so it comes at most 30 ms after their start): a sample walks every watched group,
+    // and one per job start made the sampling cost grow with the square of the concurrency.
+    if (!this.soon) {
+      this.soon = setTimeout(() => {
+        this.soon = undefined;
+        this.sample();
+      }, 30);
+      this.soon.unref();
+    }
     if (!this.timer) {
       this.timer = setInterval(() => this.sample(), this.intervalMs);
       this.timer.unref();

@@ -402,7 +402,7 @@ class PipelineRun {
 
   private async makeExecutor(): Promise<JobExecutor> {
     const kind = this.options.executor ?? (this.pipeline.cluster?.backend as ExecutorKind | undefined) ?? "local";
-    if (kind === "local") return new LocalExecutor({ env: { STRAND_RUN_ID: this.runId } });
+    if (kind === "local") return new LocalExecutor({ env: { STRAND_RUN_ID: this.runId }, timesDir: this.runDir });
     if (!this.options.clusterExecutor) throw new EngineError("USAGE_ERROR", `the ${kind} executor is not available here`);
     return this.options.clusterExecutor(kind, {
       workdir: this.pipeline.dir,

@@ -102,6 +102,39 @@ touch {output}
     expect(completed.duration_ms as number).toBeGreaterThanOrEqual(250);
   });
 
+  it("keeps each job's CPU time its own while jobs at once share reused report files, and leaves none behind", async () => {
+    // Busy and idle jobs alternate over 2 slots; a job that replaces its shell (exec) writes no report and
+    // must not be credited with the figure a busy job left in the same file before it.
+    const body = `[[values]]
+name = "n"
+values = ["1", "2", "3", "4", "5", "6"]
+
+[[rules]]
+name = "work"
+output = ["work_{n}.txt"]
+shell = '''
+if [ $(( {n} % 2 )) -eq 1 ]; then
+  python3 -c 'import time
+t = time.process_time()
+while time.process_time() - t < 0.25: pass'
+  touch {output}
+else
+  touch {output}
+  exec sleep 0.3
+fi
+'''
+`;
+    const run = await runWorkflow(body, { jobs: 2 });
+    expectFinished(run, "completed");
+    for (const n of [1, 3, 5]) expect(eventFor(run.events, "job_completed", `work_n_${n}`)!.cpu_ms as number, `work_n_${n}`).toBeGreaterThanOrEqual(150);
+    for (const n of [2, 4, 6]) {
+      const cpu = eventFor(run.events, "job_completed", `work_n_${n}`)!.cpu_ms as number | undefined;
+      expect(cpu === undefined || cpu < 150, `work_n_${n}: ${cpu}`).toBe(true);
+    }
+    expect(readdirSync(run.result.runDir).filter((name) => name.startsWith("cpu-times"))).toEqual([]);
+    for (const job of readdirSync(join(run.result.runDir, "jobs"))) expect(readdirSync(join(run.result.runDir, "jobs", job)).sort()).toEqual(["stderr.log", "stdout.log"]);
+  });
+
   it("records peak memory: a process holding ~150 MB for 0.6 s shows at least 100 MB", async () => {
     const body = `[[rules]]
 name = "hungry"
