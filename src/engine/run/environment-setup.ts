@@ -13,7 +13,6 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { execa } from "execa";
 import { EngineError } from "../findings.js";
 import type { Environment } from "../format/model.js";
 import { shellQuote } from "../expand/shell-quote.js";
@@ -378,6 +377,8 @@ function venvPlan(environment: Environment, options: EnsureEnvironmentOptions): 
 }
 
 async function runSetupScript(script: string, kind: EnvironmentKind, spec: string, options: EnsureEnvironmentOptions, env: NodeJS.ProcessEnv): Promise<void> {
+  // Loaded when first needed: most runs never call it, and loading it costs every start of strand.
+  const { execa } = await import("execa");
   const result = await execa("bash", ["-c", script], { cwd: options.workdir, env, extendEnv: false, stdin: "ignore", reject: false });
   if (!result.failed) return;
   const detail = lastLines(result.stderr || result.stdout || (result.message ?? `exit code ${result.exitCode}`), 10);

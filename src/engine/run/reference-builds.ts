@@ -7,7 +7,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { execa } from "execa";
 import type { Job } from "../expand/expand.js";
 import { renderJobText, type RenderContext } from "../expand/render-command.js";
 import { configKeysIn, renderConfigValue, substituteConfig } from "../format/config.js";
@@ -126,6 +125,8 @@ export async function buildReference(
   try {
     await ensureEnvironment(reference.environment, { workdir: pipeline.dir, skipSetup: options.skipEnvSetup, ruleName: `ref:${reference.name}` });
     const command = wrapCommand(reference.environment, referenceCommand(reference, pipeline, context), { workdir: pipeline.dir, machineMemoryMb: context.machine.memoryMb });
+    // Loaded when first needed: most runs never call it, and loading it costs every start of strand.
+    const { execa } = await import("execa");
     const result = await execa("bash", ["-c", command], { cwd: pipeline.dir, stdin: "ignore", stdout: { file: stdoutPath }, stderr: { file: stderrPath }, reject: false });
     const exitCode = typeof result.exitCode === "number" ? result.exitCode : null;
     const stderr = readFileSync(stderrPath, "utf8").slice(-2048);

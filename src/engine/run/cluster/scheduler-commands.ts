@@ -5,7 +5,6 @@
  * account, an unknown option, a missing program) fail at once.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { execa } from "execa";
 import { EngineError } from "../../findings.js";
 
 /** A scheduler command: program, arguments, and optionally a file fed to its stdin (`bsub < job.sh`). */
@@ -81,6 +80,8 @@ export function schedulerCommandRunner(policy: RetryPolicy = DEFAULT_RETRY_POLIC
         options.log?.(`${command.file} failed (${lastProblem}); retry ${attempt} of ${policy.maxRetries} in ${delay} ms`);
         await sleep(delay, undefined, { signal: options.signal });
       }
+      // Loaded when first needed: most runs never call it, and loading it costs every start of strand.
+      const { execa } = await import("execa");
       const result = await execa(command.file, command.args, {
         reject: false,
         env,
