@@ -251,7 +251,8 @@ describe.skipIf(!slurm)("strand cluster with a real SLURM cluster", () => {
     const cancel = await runStrand(["cluster", "cancel", "-b", "slurm", id]);
     expect(cancel.exitCode).toBe(0);
     expect(cancel.stdout).toBe(`Cancel sent to SLURM for 1 job(s): ${id}\n`);
-    expect(String((await execa("squeue", ["-h", "-j", id], { reject: false })).stdout).trim()).toBe("");
+    // SLURM shows a cancelled job as CG (completing) until its processes are gone: it leaves the queue soon after.
+    await expect.poll(async () => String((await execa("squeue", ["-h", "-j", id], { reject: false })).stdout).trim(), { timeout: 15_000, interval: 250 }).toBe("");
 
     const after = await runStrand(["cluster", "status", "-b", "slurm", id, "--json"]);
     expect(parseEnvelope(after)).toMatchObject({ ok: true, command: "cluster status", data: { backend: "slurm", jobs: [{ id, state: "cancelled", native: "CANCELLED" }] } });
