@@ -5,11 +5,21 @@
  */
 import { createServiceClient, expectData, type components, type ServiceClient } from "../../src/client/service-client.js";
 import type { LooseJson } from "./loose-json.js";
+import type { TestService } from "./service-harness.js";
 
 /** A run as `GET /api/runs/{id}` answers it. */
 export type RunDetail = components["schemas"]["RunDetail"];
 
 /** The typed client for the service at `base` (requests and answers checked against its OpenAPI document). */
+/** Cancels the service's unfinished runs, waits until every engine has ended (before its data folder goes), and closes it. */
+export async function closeAfterRuns(service: TestService): Promise<void> {
+  const client = serviceClient(service.url);
+  const page = await service.store.listRuns({ limit: 500 });
+  for (const run of page.items) if (!ended(run)) await client.POST("/api/runs/{id}/cancel", { params: { path: { id: run.id } } });
+  for (const run of page.items) await service.supervisor.whenFinished(run.id);
+  await service.close();
+}
+
 export function serviceClient(base: string): ServiceClient {
   return createServiceClient({ baseUrl: base });
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
 import { expectData, type ServiceClient } from "../../../../src/client/service-client.js";
-import { ended, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
+import { closeAfterRuns, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
 import { idFolderName, pipelineWorkspace } from "../../../../src/server/domains/execution/run-workspaces.js";
 
 assertBuilt();
@@ -27,12 +27,7 @@ beforeAll(async () => {
   client = serviceClient(base);
 });
 
-afterAll(async () => {
-  const page = await service.store.listRuns({ limit: 500 });
-  for (const run of page.items) if (!ended(run)) await client.POST("/api/runs/{id}/cancel", { params: { path: { id: run.id } } });
-  for (const run of page.items) await service.supervisor.whenFinished(run.id);
-  await service.close();
-});
+afterAll(() => closeAfterRuns(service));
 
 /** greet uses a config value; other does not; combine needs both. */
 const GREETINGS = (greeting: string) => `[workflow]

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectData, type ServiceClient } from "../../../../src/client/service-client.js";
 import { expectEverySection, expectSelfContained, FAILING_PIPELINE } from "../../../support/report-checks.js";
-import { ended, serviceClient, waitForRun } from "../../../support/run-client.js";
+import { closeAfterRuns, serviceClient, waitForRun } from "../../../support/run-client.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
 import { assertBuilt } from "../../../support/strand-cli.js";
 
@@ -20,12 +20,7 @@ beforeAll(async () => {
   client = serviceClient(service.url);
 });
 
-afterAll(async () => {
-  const page = await service.store.listRuns({ limit: 100 });
-  for (const run of page.items) if (!ended(run)) await client.POST("/api/runs/{id}/cancel", { params: { path: { id: run.id } } });
-  for (const run of page.items) await service.supervisor.whenFinished(run.id);
-  await service.close();
-});
+afterAll(() => closeAfterRuns(service));
 
 const PIPELINE = `[workflow]\nname = "api-report"\n${FAILING_PIPELINE}`;
 

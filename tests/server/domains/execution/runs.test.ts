@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
 import { expectData, type components, type ServiceClient } from "../../../../src/client/service-client.js";
-import { call, chainPipeline, ended, metricsOf, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
+import { call, chainPipeline, closeAfterRuns, metricsOf, serviceClient, waitForRun, workspaceOf } from "../../../support/run-client.js";
 
 assertBuilt();
 
@@ -24,13 +24,7 @@ beforeAll(async () => {
   client = serviceClient(base);
 });
 
-afterAll(async () => {
-  // Let every engine end before the data folder goes.
-  const page = await service.store.listRuns({ limit: 500 });
-  for (const run of page.items) if (!ended(run)) await client.POST("/api/runs/{id}/cancel", { params: { path: { id: run.id } } });
-  for (const run of page.items) await service.supervisor.whenFinished(run.id);
-  await service.close();
-});
+afterAll(() => closeAfterRuns(service));
 
 const TWO_STEPS = chainPipeline("two-steps", [
   ["make", "echo made > {output[0]}; echo to-stdout; echo to-stderr >&2"],
