@@ -5,10 +5,18 @@
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
 import { EngineError } from "../findings.js";
 import type { TomlValue } from "./model.js";
 import { parseTomlText } from "./parse-source.js";
+
+// The YAML parser is loaded only when a YAML file is read: every `strand` start loads this module, few read YAML.
+let yamlParse: ((text: string) => unknown) | undefined;
+function parseYaml(text: string): unknown {
+  yamlParse ??= (createRequire(import.meta.url)("yaml") as typeof Yaml).parse;
+  return yamlParse(text);
+}
 
 /** Reads one config file into config values; throws CONFIG_ERROR naming the file and the problem. */
 export function readConfigFile(path: string): Record<string, TomlValue> {
