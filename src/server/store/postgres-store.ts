@@ -3,7 +3,7 @@
  * the pipeline row (`SELECT … FOR UPDATE`) in a transaction, so concurrent writers queue on the row and each
  * one reads the revision the previous one wrote.
  */
-import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import type { PgColumn } from "drizzle-orm/pg-core";
@@ -13,28 +13,41 @@ import { decodeCursor, pageFromRows, type KeysetPosition } from "./keyset-cursor
 import { clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
 import { migrationsFolder } from "./migrations-folder.js";
 import {
+  credentialsOf,
   definedFields,
+  newAccessTokenRow,
   newAuditRow,
+  newIdentityRow,
   newPipelineRow,
   newRunRow,
+  newSessionRow,
   newShareRow,
   newTemplateRow,
+  newUserRow,
   revisionRowOf,
   statusList,
+  storedInstant,
   systemClock,
+  userOf,
   withShareState,
   type Clock,
 } from "./new-records.js";
-import { audit, pipelineRevisions, pipelines, runs, shares, templates } from "./schema-pg.js";
+import { accessTokens, audit, oauthIdentities, pipelineRevisions, pipelines, runs, sessions, shares, templates, users } from "./schema-pg.js";
 import { LIKE_ESCAPE, likePatterns } from "./search-terms.js";
 import type {
+  AccessToken,
   AuditEntry,
   AuditQuery,
+  NewAccessToken,
   NewAuditEntry,
+  NewOAuthIdentity,
   NewPipeline,
   NewRun,
+  NewSession,
   NewShare,
   NewTemplate,
+  NewUser,
+  OAuthIdentity,
   Page,
   Pipeline,
   PipelinePatch,
@@ -50,10 +63,14 @@ import type {
   RunQuery,
   RunUpdateOptions,
   SearchCandidates,
+  Session,
   Share,
   Store,
   StorageQuota,
   Template,
+  User,
+  UserCredentials,
+  UserPatch,
 } from "./store.js";
 import { checkQuota, notFound, StoreError } from "./store-error.js";
 
@@ -107,15 +124,27 @@ function containsAny(columns: PgColumn[], patterns: string[]): SQL | undefined {
   return or(...patterns.flatMap((pattern) => columns.map((column) => contains(column, pattern))));
 }
 
-/** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
 /** Every pipeline column but the text, for listings (the text can be large; listings do not show it). */
 const { toml_content: _content, ...SUMMARY_COLUMNS } = getTableColumns(pipelines);
 
-/** The equality filters of an audit listing. */
+/** The filters of an audit listing: exact user, action, result and resource, and the time range [since, until). */
 function auditFilters(query: AuditQuery): SQL | undefined {
-  return and(query.user !== undefined ? eq(audit.actor, query.user) : undefined, query.action !== undefined ? eq(audit.action, query.action) : undefined);
+  return and(
+    query.user !== undefined ? eq(audit.actor, query.user) : undefined,
+    query.action !== undefined ? eq(audit.action, query.action) : undefined,
+    query.result !== undefined ? eq(audit.result, query.result) : undefined,
+    query.resource !== undefined ? eq(audit.resource, query.resource) : undefined,
+    query.since !== undefined ? gte(audit.time, storedInstant(query.since)) : undefined,
+    query.until !== undefined ? lt(audit.time, storedInstant(query.until)) : undefined,
+  );
 }
 
+/** The username comparison of the unique index: `Alice` and `alice` are one account. */
+function sameUsername(username: string): SQL {
+  return sql`lower(${users.username}) = lower(${username})`;
+}
+
+/** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
 function olderThan(at: PgColumn, id: PgColumn, after: KeysetPosition | undefined): SQL | undefined {
   if (after === undefined) return undefined;
   return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
@@ -278,6 +307,144 @@ class PostgresStore implements Store {
     return withShareState(row, now);
   }
 
+  async createUser(input: NewUser): Promise<User> {
+    const row = newUserRow(input, this.now());
+    try {
+      await this.db.insert(users).values(row);
+    } catch (error) {
+      if (constraintViolation(error) !== "unique") throw error;
+      const [taken] = await this.db.select({ id: users.id }).from(users).where(sameUsername(row.username));
+      throw new StoreError("CONFLICT", taken ? `the username ${row.username} is taken` : `user ${row.id} already exists`);
+    }
+    return userOf(row);
+  }
+
+  async getUser(id: string): Promise<User> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    if (row === undefined) throw notFound("user", id);
+    return userOf(row);
+  }
+
+  async findCredentials(username: string): Promise<UserCredentials | null> {
+    const [row] = await this.db.select().from(users).where(sameUsername(username));
+    return row === undefined ? null : credentialsOf(row);
+  }
+
+  async getCredentials(id: string): Promise<UserCredentials | null> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    return row === undefined ? null : credentialsOf(row);
+  }
+
+  async listUsers(): Promise<User[]> {
+    // Byte order ("C"), as SQLite sorts, rather than the database's locale, so both stores list alike.
+    const rows = await this.db.select().from(users).orderBy(sql`lower(${users.username}) collate "C"`, asc(users.id));
+    return rows.map(userOf);
+  }
+
+  async updateUser(id: string, patch: UserPatch): Promise<User> {
+    const changes = definedFields({ role: patch.role, password_hash: patch.password_hash });
+    const [row] = await this.db.update(users).set({ ...changes, updated_at: this.now() }).where(eq(users.id, id)).returning();
+    if (row === undefined) throw notFound("user", id);
+    return userOf(row);
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    const deleted = await this.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+    if (deleted.length === 0) throw notFound("user", id);
+  }
+
+  async createSession(input: NewSession): Promise<Session> {
+    const row = newSessionRow(input, this.now());
+    await this.insertForUser(() => this.db.insert(sessions).values(row), row.user_id, `session ${row.id} already exists`);
+    return row;
+  }
+
+  async getSession(id: string): Promise<Session | null> {
+    const [row] = await this.db.select().from(sessions).where(eq(sessions.id, id));
+    return row ?? null;
+  }
+
+  async touchSession(id: string, fields: { expires_at?: string; last_seen_at: string }): Promise<void> {
+    await this.db
+      .update(sessions)
+      .set(definedFields({ expires_at: fields.expires_at, last_seen_at: fields.last_seen_at }))
+      .where(eq(sessions.id, id));
+  }
+
+  async listSessions(userId: string): Promise<Session[]> {
+    return this.db.select().from(sessions).where(eq(sessions.user_id, userId)).orderBy(desc(sessions.created_at), desc(sessions.id));
+  }
+
+  async deleteSession(id: string): Promise<boolean> {
+    const deleted = await this.db.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
+    return deleted.length > 0;
+  }
+
+  async deleteUserSessions(userId: string, exceptId?: string): Promise<number> {
+    const keep = exceptId === undefined ? undefined : ne(sessions.id, exceptId);
+    const deleted = await this.db.delete(sessions).where(and(eq(sessions.user_id, userId), keep)).returning({ id: sessions.id });
+    return deleted.length;
+  }
+
+  async deleteExpiredSessions(now: string): Promise<number> {
+    const deleted = await this.db.delete(sessions).where(lt(sessions.expires_at, storedInstant(now))).returning({ id: sessions.id });
+    return deleted.length;
+  }
+
+  async createAccessToken(input: NewAccessToken): Promise<AccessToken> {
+    const row = newAccessTokenRow(input, this.now());
+    await this.insertForUser(() => this.db.insert(accessTokens).values(row), row.user_id, `access token ${row.id} already exists`);
+    return row;
+  }
+
+  async getAccessToken(id: string): Promise<AccessToken | null> {
+    const [row] = await this.db.select().from(accessTokens).where(eq(accessTokens.id, id));
+    return row ?? null;
+  }
+
+  async listAccessTokens(userId: string): Promise<AccessToken[]> {
+    return this.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.user_id, userId))
+      .orderBy(desc(accessTokens.created_at), desc(accessTokens.id));
+  }
+
+  async touchAccessToken(id: string, lastUsedAt: string): Promise<void> {
+    await this.db.update(accessTokens).set({ last_used_at: lastUsedAt }).where(eq(accessTokens.id, id));
+  }
+
+  async deleteAccessToken(id: string): Promise<boolean> {
+    const deleted = await this.db.delete(accessTokens).where(eq(accessTokens.id, id)).returning({ id: accessTokens.id });
+    return deleted.length > 0;
+  }
+
+  async linkIdentity(input: NewOAuthIdentity): Promise<OAuthIdentity> {
+    const row = newIdentityRow(input, this.now());
+    await this.insertForUser(
+      () => this.db.insert(oauthIdentities).values(row),
+      row.user_id,
+      `the ${row.provider} identity ${row.provider_user_id} is linked to an account already`,
+    );
+    return row;
+  }
+
+  async findIdentity(provider: string, providerUserId: string): Promise<OAuthIdentity | null> {
+    const [row] = await this.db
+      .select()
+      .from(oauthIdentities)
+      .where(and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.provider_user_id, providerUserId)));
+    return row ?? null;
+  }
+
+  async listIdentities(userId: string): Promise<OAuthIdentity[]> {
+    return this.db
+      .select()
+      .from(oauthIdentities)
+      .where(eq(oauthIdentities.user_id, userId))
+      .orderBy(asc(oauthIdentities.created_at), asc(oauthIdentities.provider), asc(oauthIdentities.provider_user_id));
+  }
+
   async createTemplate(input: NewTemplate): Promise<Template> {
     const row = newTemplateRow(input, this.now());
     await this.insertOrConflict(() => this.db.insert(templates).values(row), `template ${row.id} already exists`);
@@ -433,6 +600,18 @@ class PostgresStore implements Store {
   private visibleTo(user: string | undefined): SQL | undefined {
     if (user === undefined) return undefined;
     return or(eq(pipelines.owner, user), eq(pipelines.visibility, "workspace"));
+  }
+
+  /** Inserts a row that belongs to an account: NOT_FOUND when the account does not exist, CONFLICT on a taken key. */
+  private async insertForUser(insert: () => Promise<unknown>, userId: string, conflict: string): Promise<void> {
+    try {
+      await insert();
+    } catch (error) {
+      const violated = constraintViolation(error);
+      if (violated === "foreign_key") throw notFound("user", userId);
+      if (violated === "unique") throw new StoreError("CONFLICT", conflict);
+      throw error;
+    }
   }
 
   private async insertOrConflict(insert: () => Promise<unknown>, message: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -15,28 +15,41 @@ import { decodeCursor, pageFromRows, type KeysetPosition } from "./keyset-cursor
 import { clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
 import { migrationsFolder } from "./migrations-folder.js";
 import {
+  credentialsOf,
   definedFields,
+  newAccessTokenRow,
   newAuditRow,
+  newIdentityRow,
   newPipelineRow,
   newRunRow,
+  newSessionRow,
   newShareRow,
   newTemplateRow,
+  newUserRow,
   revisionRowOf,
   statusList,
+  storedInstant,
   systemClock,
+  userOf,
   withShareState,
   type Clock,
 } from "./new-records.js";
-import { audit, pipelineRevisions, pipelines, runs, shares, templates } from "./schema-sqlite.js";
+import { accessTokens, audit, oauthIdentities, pipelineRevisions, pipelines, runs, sessions, shares, templates, users } from "./schema-sqlite.js";
 import { LIKE_ESCAPE, likePatterns } from "./search-terms.js";
 import type {
+  AccessToken,
   AuditEntry,
   AuditQuery,
+  NewAccessToken,
   NewAuditEntry,
+  NewOAuthIdentity,
   NewPipeline,
   NewRun,
+  NewSession,
   NewShare,
   NewTemplate,
+  NewUser,
+  OAuthIdentity,
   Page,
   Pipeline,
   PipelinePatch,
@@ -52,10 +65,14 @@ import type {
   RunQuery,
   RunUpdateOptions,
   SearchCandidates,
+  Session,
   Share,
   Store,
   StorageQuota,
   Template,
+  User,
+  UserCredentials,
+  UserPatch,
 } from "./store.js";
 import { checkQuota, notFound, StoreError } from "./store-error.js";
 
@@ -123,15 +140,27 @@ function containsAny(columns: SQLiteColumn[], patterns: string[]): SQL | undefin
   return or(...patterns.flatMap((pattern) => columns.map((column) => contains(column, pattern))));
 }
 
-/** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
 /** Every pipeline column but the text, for listings (the text can be large; listings do not show it). */
 const { toml_content: _content, ...SUMMARY_COLUMNS } = getTableColumns(pipelines);
 
-/** The equality filters of an audit listing. */
+/** The filters of an audit listing: exact user, action, result and resource, and the time range [since, until). */
 function auditFilters(query: AuditQuery): SQL | undefined {
-  return and(query.user !== undefined ? eq(audit.actor, query.user) : undefined, query.action !== undefined ? eq(audit.action, query.action) : undefined);
+  return and(
+    query.user !== undefined ? eq(audit.actor, query.user) : undefined,
+    query.action !== undefined ? eq(audit.action, query.action) : undefined,
+    query.result !== undefined ? eq(audit.result, query.result) : undefined,
+    query.resource !== undefined ? eq(audit.resource, query.resource) : undefined,
+    query.since !== undefined ? gte(audit.time, storedInstant(query.since)) : undefined,
+    query.until !== undefined ? lt(audit.time, storedInstant(query.until)) : undefined,
+  );
 }
 
+/** The username comparison of the unique index: `Alice` and `alice` are one account. */
+function sameUsername(username: string): SQL {
+  return sql`lower(${users.username}) = lower(${username})`;
+}
+
+/** Rows after a keyset position in newest-first order: older, or as old with a smaller id. */
 function olderThan(at: SQLiteColumn, id: SQLiteColumn, after: KeysetPosition | undefined): SQL | undefined {
   if (after === undefined) return undefined;
   return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
@@ -291,6 +320,141 @@ class SqliteStore implements Store {
       .get();
     if (row === undefined) throw notFound("share", token);
     return withShareState(row, now);
+  }
+
+  async createUser(input: NewUser): Promise<User> {
+    const row = newUserRow(input, this.now());
+    try {
+      this.db.insert(users).values(row).run();
+    } catch (error) {
+      if (constraintViolation(error) !== "unique") throw error;
+      const taken = this.db.select({ id: users.id }).from(users).where(sameUsername(row.username)).get();
+      throw new StoreError("CONFLICT", taken ? `the username ${row.username} is taken` : `user ${row.id} already exists`);
+    }
+    return userOf(row);
+  }
+
+  async getUser(id: string): Promise<User> {
+    const row = this.db.select().from(users).where(eq(users.id, id)).get();
+    if (row === undefined) throw notFound("user", id);
+    return userOf(row);
+  }
+
+  async findCredentials(username: string): Promise<UserCredentials | null> {
+    const row = this.db.select().from(users).where(sameUsername(username)).get();
+    return row === undefined ? null : credentialsOf(row);
+  }
+
+  async getCredentials(id: string): Promise<UserCredentials | null> {
+    const row = this.db.select().from(users).where(eq(users.id, id)).get();
+    return row === undefined ? null : credentialsOf(row);
+  }
+
+  async listUsers(): Promise<User[]> {
+    return this.db.select().from(users).orderBy(sql`lower(${users.username})`, asc(users.id)).all().map(userOf);
+  }
+
+  async updateUser(id: string, patch: UserPatch): Promise<User> {
+    const changes = definedFields({ role: patch.role, password_hash: patch.password_hash });
+    const row = this.db.update(users).set({ ...changes, updated_at: this.now() }).where(eq(users.id, id)).returning().get();
+    if (row === undefined) throw notFound("user", id);
+    return userOf(row);
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    const deleted = this.db.delete(users).where(eq(users.id, id)).returning({ id: users.id }).all();
+    if (deleted.length === 0) throw notFound("user", id);
+  }
+
+  async createSession(input: NewSession): Promise<Session> {
+    const row = newSessionRow(input, this.now());
+    this.insertForUser(() => this.db.insert(sessions).values(row).run(), row.user_id, `session ${row.id} already exists`);
+    return row;
+  }
+
+  async getSession(id: string): Promise<Session | null> {
+    return this.db.select().from(sessions).where(eq(sessions.id, id)).get() ?? null;
+  }
+
+  async touchSession(id: string, fields: { expires_at?: string; last_seen_at: string }): Promise<void> {
+    this.db
+      .update(sessions)
+      .set(definedFields({ expires_at: fields.expires_at, last_seen_at: fields.last_seen_at }))
+      .where(eq(sessions.id, id))
+      .run();
+  }
+
+  async listSessions(userId: string): Promise<Session[]> {
+    return this.db.select().from(sessions).where(eq(sessions.user_id, userId)).orderBy(desc(sessions.created_at), desc(sessions.id)).all();
+  }
+
+  async deleteSession(id: string): Promise<boolean> {
+    return this.db.delete(sessions).where(eq(sessions.id, id)).run().changes > 0;
+  }
+
+  async deleteUserSessions(userId: string, exceptId?: string): Promise<number> {
+    const keep = exceptId === undefined ? undefined : ne(sessions.id, exceptId);
+    return this.db.delete(sessions).where(and(eq(sessions.user_id, userId), keep)).run().changes;
+  }
+
+  async deleteExpiredSessions(now: string): Promise<number> {
+    return this.db.delete(sessions).where(lt(sessions.expires_at, storedInstant(now))).run().changes;
+  }
+
+  async createAccessToken(input: NewAccessToken): Promise<AccessToken> {
+    const row = newAccessTokenRow(input, this.now());
+    this.insertForUser(() => this.db.insert(accessTokens).values(row).run(), row.user_id, `access token ${row.id} already exists`);
+    return row;
+  }
+
+  async getAccessToken(id: string): Promise<AccessToken | null> {
+    return this.db.select().from(accessTokens).where(eq(accessTokens.id, id)).get() ?? null;
+  }
+
+  async listAccessTokens(userId: string): Promise<AccessToken[]> {
+    return this.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.user_id, userId))
+      .orderBy(desc(accessTokens.created_at), desc(accessTokens.id))
+      .all();
+  }
+
+  async touchAccessToken(id: string, lastUsedAt: string): Promise<void> {
+    this.db.update(accessTokens).set({ last_used_at: lastUsedAt }).where(eq(accessTokens.id, id)).run();
+  }
+
+  async deleteAccessToken(id: string): Promise<boolean> {
+    return this.db.delete(accessTokens).where(eq(accessTokens.id, id)).run().changes > 0;
+  }
+
+  async linkIdentity(input: NewOAuthIdentity): Promise<OAuthIdentity> {
+    const row = newIdentityRow(input, this.now());
+    this.insertForUser(
+      () => this.db.insert(oauthIdentities).values(row).run(),
+      row.user_id,
+      `the ${row.provider} identity ${row.provider_user_id} is linked to an account already`,
+    );
+    return row;
+  }
+
+  async findIdentity(provider: string, providerUserId: string): Promise<OAuthIdentity | null> {
+    return (
+      this.db
+        .select()
+        .from(oauthIdentities)
+        .where(and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.provider_user_id, providerUserId)))
+        .get() ?? null
+    );
+  }
+
+  async listIdentities(userId: string): Promise<OAuthIdentity[]> {
+    return this.db
+      .select()
+      .from(oauthIdentities)
+      .where(eq(oauthIdentities.user_id, userId))
+      .orderBy(asc(oauthIdentities.created_at), asc(oauthIdentities.provider), asc(oauthIdentities.provider_user_id))
+      .all();
   }
 
   async createTemplate(input: NewTemplate): Promise<Template> {
@@ -454,6 +618,18 @@ class SqliteStore implements Store {
   private visibleTo(user: string | undefined): SQL | undefined {
     if (user === undefined) return undefined;
     return or(eq(pipelines.owner, user), eq(pipelines.visibility, "workspace"));
+  }
+
+  /** Inserts a row that belongs to an account: NOT_FOUND when the account does not exist, CONFLICT on a taken key. */
+  private insertForUser(insert: () => unknown, userId: string, conflict: string): void {
+    try {
+      insert();
+    } catch (error) {
+      const violated = constraintViolation(error);
+      if (violated === "foreign_key") throw notFound("user", userId);
+      if (violated === "unique") throw new StoreError("CONFLICT", conflict);
+      throw error;
+    }
   }
 
   private insertOrConflict(insert: () => unknown, message: string): void {

@@ -68,4 +68,24 @@ describe("withCachedListing", () => {
     expect(cached.kind).toBe("sqlite");
     await expect(cached.ping()).resolves.toBeUndefined();
   });
+
+  it("passes accounts, sessions, tokens, identities and templates straight through, never from a cache", async () => {
+    const { raw, cached } = await fresh();
+    const user = await cached.createUser({ username: "Alice", role: "user", password_hash: "h" });
+    expect(await raw.getUser(user.id)).toEqual(user);
+    expect((await cached.findCredentials("alice"))?.password_hash).toBe("h");
+    const session = await cached.createSession({ user_id: user.id, secret_hash: "s", expires_at: "2999-01-01T00:00:00.000Z" });
+    const token = await cached.createAccessToken({ user_id: user.id, name: "ci", secret_hash: "t" });
+    await cached.linkIdentity({ provider: "github", provider_user_id: "1", user_id: user.id, login: "alice" });
+    await cached.deleteUser(user.id);
+    expect(await cached.getSession(session.id)).toBeNull();
+    expect(await cached.getAccessToken(token.id)).toBeNull();
+    expect(await cached.findIdentity("github", "1")).toBeNull();
+    // Templates are read from the store every time, so a template added or deleted elsewhere shows at once.
+    expect(await cached.listTemplates()).toEqual([]);
+    const template = await raw.createTemplate({ name: "t", toml_content: toml("t"), owner: user.id });
+    expect(await cached.listTemplates()).toEqual([template]);
+    await raw.deleteTemplate(template.id);
+    expect(await cached.listTemplates()).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
+import { callerOf } from "../../caller.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { Deleted, engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import type { Store } from "../../store/store.js";
@@ -61,7 +62,7 @@ export function templateRoutes(store: Store): OpenAPIHono {
   router.openapi(
     createRouteDef,
     async (c) => {
-      const { template, validation } = await addTemplate(store, c.req.valid("json"));
+      const { template, validation } = await addTemplate(store, c.req.valid("json"), callerOf(c).id);
       noteAudit(c, "template.create", `template/${template.id}`);
       return c.json({ ...template, validation }, 201);
     },

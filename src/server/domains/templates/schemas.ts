@@ -17,6 +17,7 @@ export const TemplateSchema = z
     builtin: z.boolean(),
     toml_content: z.string(),
     created_at: z.string().nullable(),
+    owner: z.string().nullable().openapi({ description: "the id of the user who added it; null for built-in templates and those added before sign-in" }),
   })
   .openapi("Template");
 

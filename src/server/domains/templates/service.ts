@@ -26,6 +26,8 @@ export interface ApiTemplate {
   builtin: boolean;
   toml_content: string;
   created_at: string | null;
+  /** The id of the user who added it; null for built-in templates and those added before sign-in. */
+  owner: string | null;
 }
 
 /** A name-based UUID (version 5 layout over SHA-1) for a built-in template's slug. */
@@ -55,6 +57,7 @@ export function builtInTemplates(): ApiTemplate[] {
       builtin: true,
       toml_content: full.toml_content,
       created_at: null,
+      owner: null,
     };
   });
   return builtIns;
@@ -74,6 +77,7 @@ export function fromStored(template: StoredTemplate): ApiTemplate {
     builtin: false,
     toml_content: template.toml_content,
     created_at: template.created_at,
+    owner: template.owner,
   };
 }
 
@@ -108,8 +112,8 @@ export interface NewTemplateInput {
   tags?: string[];
 }
 
-/** Adds a user template; its name must be new among built-in and user templates. */
-export async function addTemplate(store: Store, input: NewTemplateInput): Promise<{ template: ApiTemplate; validation: Validation }> {
+/** Adds a user template owned by `owner` (a user id); its name must be new among built-in and user templates. */
+export async function addTemplate(store: Store, input: NewTemplateInput, owner: string): Promise<{ template: ApiTemplate; validation: Validation }> {
   const { facts, validation } = await describeText(input.toml_content);
   const name = input.name.trim();
   const clash = findBuiltIn(name) ?? (await store.listTemplates()).find((template) => template.name.toLowerCase() === name.toLowerCase());
@@ -119,6 +123,7 @@ export async function addTemplate(store: Store, input: NewTemplateInput): Promis
     description: input.description ?? facts.description,
     tags: [...new Set((input.tags ?? []).map((tag) => tag.trim()).filter(Boolean))],
     toml_content: input.toml_content,
+    owner,
   });
   return { template: fromStored(stored), validation };
 }

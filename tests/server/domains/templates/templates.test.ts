@@ -1,6 +1,7 @@
 /**
  * Templates over HTTP: the whole list (built-in ones with stable ids, then user templates), one by id, slug
- * or name, adding (it must parse; names are unique), deleting (built-in ones refused).
+ * or name, adding (it must parse; names are unique; the caller is recorded as its owner), deleting (built-in
+ * ones refused).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtInId } from "../../../../src/server/domains/templates/service.js";
@@ -24,7 +25,7 @@ describe("templates", () => {
     const slugs = list.filter((template) => template.builtin).map((template) => template.slug);
     expect(slugs).toEqual(expect.arrayContaining(BUILT_IN));
     for (const template of list.filter((entry) => entry.builtin)) {
-      expect(template).toMatchObject({ id: expect.stringMatching(UUID), slug: expect.any(String), name: expect.any(String), title: expect.any(String), description: expect.any(String), builtin: true, toml_content: expect.stringContaining("[workflow]") });
+      expect(template).toMatchObject({ id: expect.stringMatching(UUID), slug: expect.any(String), name: expect.any(String), title: expect.any(String), description: expect.any(String), builtin: true, toml_content: expect.stringContaining("[workflow]"), owner: null });
       expect(template.id).toBe(builtInId(template.slug));
       const lint = await json(await send("POST", "/api/pipelines/lint", { toml_content: template.toml_content }));
       expect(lint, template.slug).toMatchObject({ valid: true, errors: [], warnings: [] });
@@ -48,7 +49,7 @@ describe("templates", () => {
     const created = await send("POST", "/api/templates", { name: "Lab QC", toml_content: toml, tags: ["qc", "lab"] });
     expect(created.status).toBe(201);
     const template = await json(created);
-    expect(template).toMatchObject({ id: expect.any(String), slug: null, name: "Lab QC", description: "our lab QC", tags: ["qc", "lab"], builtin: false, toml_content: toml, created_at: expect.any(String), validation: { valid: true } });
+    expect(template).toMatchObject({ id: expect.any(String), slug: null, name: "Lab QC", description: "our lab QC", tags: ["qc", "lab"], builtin: false, toml_content: toml, created_at: expect.any(String), owner: "local", validation: { valid: true } });
     const list = (await json(await send("GET", "/api/templates"))) as LooseJson[];
     expect(list.at(-1)).toMatchObject({ id: template.id, builtin: false });
     expect(await json(await send("GET", "/api/templates/Lab%20QC"))).toMatchObject({ id: template.id });
