@@ -70,9 +70,11 @@ COPY drizzle ./drizzle
 RUN ln -s /opt/strand/bin/strand.js /usr/local/bin/strand
 
 # The service listens on every address of the container; publish the port to 127.0.0.1 on the host unless
-# you mean to share it (the personal mode has no sign-in).
+# you mean to share it (the personal mode has no sign-in: SERVICE_PERSONAL_ANY_ADDRESS=1 says the port is
+# published on loopback only; for a team, set SERVICE_MODE=team and SERVICE_ADMIN_PASSWORD instead).
 ENV NODE_ENV=production \
     SERVICE_HOST=0.0.0.0 \
+    SERVICE_PERSONAL_ANY_ADDRESS=1 \
     SERVICE_PORT=8080 \
     SERVICE_DATA_DIR=/data \
     SERVICE_CONFIG_DIR=/config

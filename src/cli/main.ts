@@ -30,6 +30,7 @@ const COMMANDS: CatalogEntry[] = [
   { name: "status", summary: "show the last run of a workdir: its state, counts and failed jobs", load: async () => (await import("./commands/status.js")).statusCommand },
   { name: "unlock", summary: "clear a workdir's run lock left by a run that is gone (--force for another host's)", load: async () => (await import("./commands/unlock.js")).unlockCommand },
   { name: "report", summary: "write a self-contained HTML report of a run: summary, rules, timeline, resources, failures", load: async () => (await import("./commands/report.js")).reportCommand },
+  { name: "user", summary: "add an account to a team or hpc service (or reset its password and role), or list accounts", load: async () => (await import("./commands/user.js")).userCommand },
   { name: "serve", summary: "start the HTTP service (API and browser app) on 127.0.0.1:8080", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "dry-run", summary: "show which jobs a run would execute, and why", load: async () => (await plan()).dryRunCommand },
   { name: "debug", summary: "show every expanded job with its wildcards, paths and rendered command", load: async () => (await plan()).debugCommand },

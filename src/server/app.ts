@@ -12,7 +12,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { docsAsset, docsPage } from "./api-docs.js";
 import { completeDocument } from "./openapi-document.js";
 import { failureResponse, jsonResponse } from "./openapi-shapes.js";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -31,6 +31,10 @@ import { toolingRoutes } from "./domains/workflow/routes.js";
 import { TOOLING_NAMES } from "./domains/workflow/service.js";
 import { savedPipelineRoutes } from "./domains/pipelines/routes.js";
 import { auditTrail } from "./middleware/audit.js";
+import { authentication } from "./middleware/authentication.js";
+import { authRoutes } from "./domains/auth/routes.js";
+import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
+import { OperationMatcher } from "./operation-matcher.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";
 import { corsPolicy } from "./middleware/cors.js";
@@ -86,6 +90,8 @@ export interface AppOptions {
   quota?: StorageQuota;
   /** Personal mode: host names served besides IP addresses and localhost (the listen host, `SERVICE_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
+  /** How long a sign-in session lasts without use (`SERVICE_SESSION_HOURS`, default 7 days); renewed while used. */
+  sessionTtlMs?: number;
 }
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
@@ -99,6 +105,7 @@ const API_DESCRIPTION = [
 
 /** The tags of the document, in the order readers meet them. */
 const API_TAGS = [
+  { name: "auth", description: "sign-in, sessions, personal access tokens and accounts (team and hpc modes)" },
   { name: "pipeline tooling", description: "stateless checks and transformations of pipeline text" },
   { name: "pipelines", description: "saved pipelines, revisions and search" },
   { name: "collaboration", description: "forks, share links and imports" },
@@ -159,6 +166,8 @@ export interface ServiceApp {
   recovered: Promise<void>;
   /** The store as the app uses it (pipeline listings cached); write through it so listings see the change at once. */
   store: Store;
+  /** Sign-in and accounts (the first administrator is made through it at start). */
+  auth: AuthService;
 }
 
 /** POST paths that change nothing: the tooling and search (not audited). */
@@ -201,6 +210,12 @@ export function createApp(options: AppOptions): ServiceApp {
       });
     },
   });
+  const trusted = options.trustedProxies ?? [];
+  // The audit trail wraps authentication, so refused requests are recorded too.
+  app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) }));
+  const auth = new AuthService(store, { ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS });
+  const https = (c: Context) => servedOverHttps(c, trusted);
+  app.use("*", authentication({ mode, auth, matcher: new OperationMatcher(app), https }));
   // Requests without a body skip the check: looking for a body makes the adapter build a full Request.
   app.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.use(
@@ -219,8 +234,7 @@ export function createApp(options: AppOptions): ServiceApp {
     requestsTotal++;
     await next();
   });
-  const trusted = options.trustedProxies ?? [];
-  app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) }));
+  app.route("/", authRoutes({ auth, mode, https, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null }));
   app.route("/", toolingRoutes());
   app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));
@@ -298,7 +312,7 @@ export function createApp(options: AppOptions): ServiceApp {
     applyLicenseHeaders(response.headers, options.version);
     return response;
   });
-  return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store };
+  return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store, auth };
 }
 
 let fallbackRunsDir: string | undefined;

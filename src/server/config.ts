@@ -36,6 +36,15 @@ export interface ServiceConfig {
   logLevel: string;
   /** Revision text kept: `SERVICE_PIPELINE_QUOTA_MB` per pipeline (50), `SERVICE_USER_QUOTA_MB` per owner (500). */
   quota: Required<StorageQuota>;
+  /** `SERVICE_SESSION_HOURS`: a sign-in session ends after this long without use (default 168, a week). */
+  sessionTtlMs: number;
+  /** `SERVICE_ADMIN_PASSWORD`: creates, or resets the password of, the `admin` account at start (team and hpc modes). */
+  adminPassword: string | undefined;
+}
+
+/** Whether a listen address is a loopback one (a personal service without sign-in must not listen beyond it). */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** The platform data directory for strand: `$XDG_DATA_HOME/strand`, else `~/.local/share/strand`. */
@@ -85,8 +94,17 @@ function engineLimits(env: NodeJS.ProcessEnv): Partial<EngineLimits> {
 export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Pick<ServiceConfig, "host" | "port" | "mode">> = {}): ServiceConfig {
   const mode = flags.mode ?? (env.SERVICE_MODE as ServiceMode | undefined) ?? "personal";
   if (!["personal", "team", "hpc"].includes(mode)) throw new Error(`SERVICE_MODE must be personal, team or hpc, got '${mode}'`);
+  const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
+  // A container publishes its port on the host's loopback address: it says so with SERVICE_PERSONAL_ANY_ADDRESS=1.
+  if (mode === "personal" && !isLoopback(host) && env.SERVICE_PERSONAL_ANY_ADDRESS !== "1") {
+    throw new Error(
+      `personal mode has no sign-in, so it listens on a loopback address only, not '${host}': use SERVICE_MODE=team (accounts and sign-in) to share the service, or listen on 127.0.0.1`,
+    );
+  }
+  const adminPassword = env.SERVICE_ADMIN_PASSWORD === undefined || env.SERVICE_ADMIN_PASSWORD === "" ? undefined : env.SERVICE_ADMIN_PASSWORD;
+  if (adminPassword !== undefined && [...adminPassword].length < 8) throw new Error("SERVICE_ADMIN_PASSWORD must have at least 8 characters");
   return {
-    host: flags.host ?? env.SERVICE_HOST ?? "127.0.0.1",
+    host,
     port: flags.port ?? integer(env.SERVICE_PORT, "SERVICE_PORT", 8080),
     mode,
     rateLimit: integer(env.SERVICE_RATE_LIMIT, "SERVICE_RATE_LIMIT", 100),
@@ -105,5 +123,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
       pipelineBytes: integer(env.SERVICE_PIPELINE_QUOTA_MB, "SERVICE_PIPELINE_QUOTA_MB", 50, 1) * 1024 * 1024,
       ownerBytes: integer(env.SERVICE_USER_QUOTA_MB, "SERVICE_USER_QUOTA_MB", 500, 1) * 1024 * 1024,
     },
+    sessionTtlMs: integer(env.SERVICE_SESSION_HOURS, "SERVICE_SESSION_HOURS", 168, 1) * 3600 * 1000,
+    adminPassword,
   };
 }

@@ -7,15 +7,11 @@
  * limit) and 500 — all with the error body.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ROUTE_ACCESS } from "./access-policy.js";
 
 /** The document `@hono/zod-openapi` generates. */
 type OpenAPIObject = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
-/** Operations anyone may call, whatever the mode (api-decisions "Authentication"). */
-export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set(["getHealth", "getOpenApiDocument", "getApiDocs", "getApiDocsAsset", "getLicense", "getShare"]);
-
-/** Read operations that only administrators may call in team and hpc modes. */
-const ADMIN_READS: ReadonlySet<string> = new Set(["listAudit"]);
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   "400": "the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD)",
@@ -48,13 +44,15 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
     for (const [method, value] of Object.entries(item as Record<string, Operation>)) {
       if (!path.startsWith("/api/")) continue;
       const operation = value;
-      const isPublic = PUBLIC_OPERATIONS.has(operation.operationId ?? "");
+      // The access table decides: public operations need no credentials, write and admin ones a role.
+      const access = ROUTE_ACCESS[operation.operationId ?? ""] ?? "admin";
+      const isPublic = access === "public";
       if (isPublic) operation.security = [];
       const statuses = ["421", "429", "500"];
       if (operation.requestBody || (operation.parameters?.length ?? 0) > 0) statuses.push("400");
       if (operation.requestBody) statuses.push("413", "415");
       if (!isPublic) statuses.push("401");
-      if (!isPublic && (method !== "get" || ADMIN_READS.has(operation.operationId ?? ""))) statuses.push("403");
+      if (access === "write" || access === "admin") statuses.push("403");
       operation.responses ??= {};
       for (const status of statuses.sort()) operation.responses[status] ??= errorResponse(status);
     }

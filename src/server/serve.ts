@@ -6,6 +6,8 @@ import { createApp } from "./app.js";
 import type { ServiceConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/open-store.js";
+import type { AuthService } from "./domains/auth/service.js";
+import type { Logger } from "./logger.js";
 
 export interface RunningService {
   url: string;
@@ -19,7 +21,7 @@ export interface RunningService {
 export async function startService(config: ServiceConfig, version: string): Promise<RunningService> {
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
   const logger = createLogger({ level: config.logLevel });
-  const { app, supervisor } = createApp({
+  const { app, supervisor, auth } = createApp({
     logger,
     version,
     store,
@@ -35,7 +37,18 @@ export async function startService(config: ServiceConfig, version: string): Prom
     allowedHosts: [config.host, ...config.allowedHosts],
     engine: config.engine,
     quota: config.quota,
+    sessionTtlMs: config.sessionTtlMs,
   });
+  let sweep: NodeJS.Timeout | undefined;
+  if (config.mode !== "personal") {
+    try {
+      sweep = await prepareAccounts(auth, config.adminPassword, logger);
+    } catch (error) {
+      supervisor.close();
+      await store.close();
+      throw error;
+    }
+  }
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => {
       void store.close();
@@ -52,6 +65,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
         close: () =>
           new Promise<void>((done) => {
             // Engines keep running (the next start re-attaches to them); event streams are ended.
+            clearInterval(sweep);
             supervisor.close();
             server.close(() => done());
             (server as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -63,4 +77,22 @@ export async function startService(config: ServiceConfig, version: string): Prom
     });
     server.once("error", onError);
   });
+}
+
+/** How often sessions past their expiry are deleted. */
+const SESSION_SWEEP_MS = 3600 * 1000;
+
+/**
+ * Team and hpc modes at start: the `admin` account from SERVICE_ADMIN_PASSWORD (created, or its password
+ * reset), a warning when there is no account at all, and a periodic sweep of expired sessions.
+ */
+async function prepareAccounts(auth: AuthService, adminPassword: string | undefined, logger: Logger): Promise<NodeJS.Timeout> {
+  if (adminPassword !== undefined) {
+    const { created } = await auth.setAccount("admin", adminPassword, "admin");
+    logger.info(created ? "administrator 'admin' created from SERVICE_ADMIN_PASSWORD" : "administrator 'admin' set from SERVICE_ADMIN_PASSWORD");
+  } else if ((await auth.users()).length === 0) {
+    logger.warn("no accounts yet: set SERVICE_ADMIN_PASSWORD or run `strand user add NAME --role admin` to create the first administrator");
+  }
+  await auth.sweepExpiredSessions();
+  return setInterval(() => void auth.sweepExpiredSessions().catch((error: unknown) => logger.warn({ err: error }, "expired sessions not swept")), SESSION_SWEEP_MS);
 }

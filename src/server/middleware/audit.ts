@@ -47,7 +47,7 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
     const note = c.get("audit") as AuditNote | undefined;
     try {
       await options.store.appendAudit({
-        actor: callerOf(c).id,
+        actor: callerOf(c).id || null,
         method: c.req.method,
         path,
         status: c.res.status,

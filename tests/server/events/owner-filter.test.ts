@@ -22,7 +22,7 @@ async function serveEvents(bus: EventBus, options: EventRouteOptions): Promise<s
   const app = new OpenAPIHono();
   app.use(async (c, next) => {
     const id = c.req.header("X-Test-User") ?? "anonymous";
-    c.set("caller" as never, { id, admin: id === "root" } satisfies Caller as never);
+    c.set("caller" as never, { id, username: id, role: id === "root" ? "admin" : "user", admin: id === "root" } satisfies Caller as never);
     await next();
   });
   app.route("/", eventRoutes(bus, options));

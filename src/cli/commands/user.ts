@@ -1,0 +1,70 @@
+/**
+ * `strand user add NAME [--role admin|user|viewer] [--password-stdin]` and `strand user list`: accounts of a
+ * team or hpc service, in the store the service uses (SERVICE_DATABASE_URL, else SERVICE_DATA_DIR). `add`
+ * creates the account or resets its password and role (ending its sessions); without --password-stdin a
+ * random password is made and printed once.
+ */
+import { randomBytes } from "node:crypto";
+import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
+import { EngineError } from "../../engine/findings.js";
+import { serviceConfig } from "../../server/config.js";
+import { AuthService } from "../../server/domains/auth/service.js";
+import { ServiceError } from "../../server/errors.js";
+import { openStore } from "../../server/store/open-store.js";
+import { USER_ROLES, type UserRole } from "../../server/store/store.js";
+import { optionValue, UsageError } from "../args.js";
+import { printEnvelope } from "../json-envelope.js";
+import type { Command } from "./command.js";
+
+/** The first line of standard input (a password piped in, never shown on the command line). */
+async function firstLineOfStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
+}
+
+export const userCommand: Command = {
+  usage: "strand user add NAME [--role admin|user|viewer] [--password-stdin] | strand user list",
+  options: [
+    { name: "role", value: true, placeholder: "ROLE", description: "admin, user (default) or viewer" },
+    { name: "password-stdin", description: "read the password from the first line of standard input (default: make one and print it once)" },
+  ],
+  async run(args, output) {
+    const [action, name] = args.positionals;
+    if (action !== "add" && action !== "list") throw new UsageError(`strand user needs 'add NAME' or 'list', got '${action ?? ""}'`);
+    if (action === "add" && !name) throw new UsageError("strand user add needs a username, e.g. strand user add alice --role admin");
+    const role = (optionValue(args, "role") ?? "user") as UserRole;
+    if (!USER_ROLES.includes(role)) throw new UsageError(`--role must be admin, user or viewer, got '${role}'`);
+    let config;
+    try {
+      config = serviceConfig({ ...process.env, SERVICE_MODE: "team" });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      const auth = new AuthService(store);
+      if (action === "list") {
+        const users = await auth.users();
+        if (args.flags.has("json")) printEnvelope(output, "user", { ok: true, data: { users }, findings: [] });
+        else for (const user of users) output.out(`${user.username.padEnd(24)} ${user.role.padEnd(6)} ${user.id}`);
+        return 0;
+      }
+      const generated = !args.flags.has("password-stdin");
+      const password = generated ? encodeBase32LowerCaseNoPadding(randomBytes(10)) : await firstLineOfStdin();
+      const { user, created } = await auth.setAccount(name!, password, role);
+      if (args.flags.has("json")) {
+        printEnvelope(output, "user", { ok: true, data: { user, created, ...(generated ? { password } : {}) }, findings: [] });
+      } else {
+        output.out(`${created ? "created" : "updated"} ${user.role} '${user.username}' (${user.id})`);
+        if (generated) output.out(`password: ${password}   (shown once; change it after signing in: POST /api/auth/password)`);
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof ServiceError) throw new EngineError(error.code, error.message, { suggestion: error.extra.suggestion });
+      throw error;
+    } finally {
+      await store.close();
+    }
+  },
+};

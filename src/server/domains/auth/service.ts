@@ -1,0 +1,309 @@
+/**
+ * Sign-in: password sign-in into sessions with sliding expiry, the credential check behind every request,
+ * the caller's sessions, password and personal access tokens, and account management by administrators.
+ * Free of HTTP: routes and the authentication middleware call it with plain values. A deleted account's
+ * sessions and tokens go with it (the store cascades), and roles are read on every request, so deleting or
+ * demoting a user takes effect on their next request.
+ */
+import type { Caller } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import type { AccessToken, Session, Store, User, UserRole } from "../../store/store.js";
+import { StoreError } from "../../store/store-error.js";
+import { mintToken, parseToken, secretMatches } from "./credential-tokens.js";
+import { checkNewPassword, hashPassword, verifyPassword } from "./passwords.js";
+
+/** How long sessions last (renewed while used) and how often their last use is written. */
+export interface SessionSettings {
+  /** A session expires this long after its last renewal (default 7 days). */
+  ttlMs: number;
+}
+
+/** Where a request comes from, kept with its session. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The outcome of checking a presented token. */
+export type Authentication =
+  | { ok: true; caller: Caller; via: "session"; session: Session; renewed: boolean }
+  | { ok: true; caller: Caller; via: "access-token"; token: AccessToken }
+  | { ok: false };
+
+/** A signed-in session as the login answer shows it. */
+export interface SignedIn {
+  token: string;
+  expires_at: string;
+  user: { id: string; username: string; role: UserRole };
+  session: Session;
+}
+
+/** A session as its owner sees it in the listing. */
+export interface SessionView {
+  id: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  ip: string | null;
+  user_agent: string | null;
+  current: boolean;
+}
+
+/** A personal access token as the listing shows it (never its secret). */
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/** Writes of `last_seen_at` / `last_used_at` are skipped when the previous one is this recent. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Usernames: a letter or digit, then letters, digits, dots, dashes and underscores; 64 at most. */
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The default session lifetime. */
+export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** What a caller is, from an account. */
+export function callerFromUser(user: Pick<User, "id" | "username" | "role">): Caller {
+  return { id: user.id, username: user.username, role: user.role, admin: user.role === "admin" };
+}
+
+/** The account fields every answer shows. */
+function userSummary(user: User): { id: string; username: string; role: UserRole } {
+  return { id: user.id, username: user.username, role: user.role };
+}
+
+const failedSignIn = () =>
+  new ServiceError(401, "AUTH_FAILED", "wrong username or password", { suggestion: "check the username and password; an administrator can reset a forgotten password" });
+
+/** Sign-in and accounts over a store. */
+export class AuthService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SessionSettings = { ttlMs: DEFAULT_SESSION_TTL_MS },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private iso(offsetMs = 0): string {
+    return new Date(this.now() + offsetMs).toISOString();
+  }
+
+  /** Checks a username and password and opens a session. AUTH_FAILED for either being wrong (never which). */
+  async login(username: string, password: string, origin: RequestOrigin): Promise<SignedIn> {
+    const credentials = USERNAME.test(username) ? await this.store.findCredentials(username) : null;
+    const matches = await verifyPassword(credentials?.password_hash ?? null, password);
+    if (!credentials || !matches) throw failedSignIn();
+    return this.openSession(credentials, origin);
+  }
+
+  /** Opens a session for an account that proved who it is (a password, or an external identity). */
+  async openSession(user: User, origin: RequestOrigin): Promise<SignedIn> {
+    const minted = mintToken("session");
+    const session = await this.store.createSession({
+      id: minted.id,
+      user_id: user.id,
+      secret_hash: minted.secretHash,
+      expires_at: this.iso(this.settings.ttlMs),
+      ip: origin.ip,
+      user_agent: origin.userAgent?.slice(0, 256) ?? null,
+    });
+    return { token: minted.token, expires_at: session.expires_at, user: userSummary(user), session };
+  }
+
+  /** Checks a presented session token or personal access token; renews a session past half its life. */
+  async authenticate(token: string): Promise<Authentication> {
+    const presented = parseToken(token);
+    if (!presented) return { ok: false };
+    const now = this.now();
+    if (presented.kind === "access-token") {
+      const stored = await this.store.getAccessToken(presented.id);
+      if (!stored || !secretMatches(presented.secret, stored.secret_hash)) return { ok: false };
+      if (stored.expires_at !== null && Date.parse(stored.expires_at) <= now) return { ok: false };
+      const user = await this.userOrNull(stored.user_id);
+      if (!user) return { ok: false };
+      if (!stored.last_used_at || now - Date.parse(stored.last_used_at) > TOUCH_INTERVAL_MS) await this.store.touchAccessToken(stored.id, this.iso());
+      return { ok: true, caller: callerFromUser(user), via: "access-token", token: stored };
+    }
+    const session = await this.store.getSession(presented.id);
+    if (!session || !secretMatches(presented.secret, session.secret_hash)) return { ok: false };
+    const expires = Date.parse(session.expires_at);
+    if (expires <= now) {
+      await this.store.deleteSession(session.id);
+      return { ok: false };
+    }
+    const user = await this.userOrNull(session.user_id);
+    if (!user) return { ok: false };
+    const renew = expires - now < this.settings.ttlMs / 2;
+    if (renew || now - Date.parse(session.last_seen_at) > TOUCH_INTERVAL_MS) {
+      const fields = { last_seen_at: this.iso(), ...(renew ? { expires_at: this.iso(this.settings.ttlMs) } : {}) };
+      await this.store.touchSession(session.id, fields);
+      Object.assign(session, fields);
+    }
+    return { ok: true, caller: callerFromUser(user), via: "session", session, renewed: renew };
+  }
+
+  private async userOrNull(id: string): Promise<User | null> {
+    try {
+      return await this.store.getUser(id);
+    } catch (error) {
+      if (error instanceof StoreError && error.code === "NOT_FOUND") return null;
+      throw error;
+    }
+  }
+
+  /** Ends a session. */
+  async logout(sessionId: string): Promise<void> {
+    await this.store.deleteSession(sessionId);
+  }
+
+  /** The caller's account. */
+  async account(userId: string): Promise<User> {
+    return this.store.getUser(userId);
+  }
+
+  /** The caller's sessions, the current one marked. */
+  async sessions(userId: string, currentId: string | null): Promise<SessionView[]> {
+    const now = this.now();
+    return (await this.store.listSessions(userId))
+      .filter((session) => Date.parse(session.expires_at) > now)
+      .map((session) => ({
+        id: session.id,
+        created_at: session.created_at,
+        expires_at: session.expires_at,
+        last_seen_at: session.last_seen_at,
+        ip: session.ip,
+        user_agent: session.user_agent,
+        current: session.id === currentId,
+      }));
+  }
+
+  /** Ends one of the caller's sessions; another user's session is NOT_FOUND. */
+  async revokeSession(userId: string, sessionId: string): Promise<void> {
+    const session = await this.store.getSession(sessionId);
+    if (!session || session.user_id !== userId) throw new ServiceError(404, "NOT_FOUND", `no session ${sessionId}`, { suggestion: "GET /api/auth/sessions lists your sessions" });
+    await this.store.deleteSession(sessionId);
+  }
+
+  /** Changes the caller's password after checking the current one; ends their other sessions. */
+  async changePassword(userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string): Promise<{ sessions_ended: number }> {
+    const credentials = await this.store.getCredentials(userId);
+    if (!credentials) throw new ServiceError(404, "NOT_FOUND", "your account no longer exists");
+    if (credentials.password_hash !== null && !(await verifyPassword(credentials.password_hash, currentPassword))) {
+      throw new ServiceError(401, "AUTH_FAILED", "the current password is wrong", { suggestion: "type your current password; an administrator can reset it" });
+    }
+    checkNewPassword(newPassword, "new_password");
+    await this.store.updateUser(userId, { password_hash: await hashPassword(newPassword) });
+    return { sessions_ended: await this.store.deleteUserSessions(userId, currentSessionId ?? undefined) };
+  }
+
+  /** Creates a personal access token; the token itself is in this answer only. */
+  async createAccessToken(userId: string, name: string, expiresInDays: number | null): Promise<AccessTokenView & { token: string }> {
+    const minted = mintToken("access-token");
+    const stored = await this.store.createAccessToken({
+      id: minted.id,
+      user_id: userId,
+      name,
+      secret_hash: minted.secretHash,
+      expires_at: expiresInDays === null ? null : this.iso(expiresInDays * 24 * 3600 * 1000),
+    });
+    return { ...tokenView(stored), token: minted.token };
+  }
+
+  /** The caller's personal access tokens. */
+  async accessTokens(userId: string): Promise<AccessTokenView[]> {
+    return (await this.store.listAccessTokens(userId)).map(tokenView);
+  }
+
+  /** Deletes one of the caller's tokens; another user's token is NOT_FOUND. */
+  async deleteAccessToken(userId: string, tokenId: string): Promise<void> {
+    const token = await this.store.getAccessToken(tokenId);
+    if (!token || token.user_id !== userId) throw new ServiceError(404, "NOT_FOUND", `no token ${tokenId}`, { suggestion: "GET /api/auth/tokens lists your tokens" });
+    await this.store.deleteAccessToken(tokenId);
+  }
+
+  /** Every account. */
+  async users(): Promise<User[]> {
+    return this.store.listUsers();
+  }
+
+  /** Creates an account with a password. CONFLICT when the username is taken. */
+  async createUser(username: string, password: string, role: UserRole): Promise<User> {
+    checkUsername(username);
+    checkNewPassword(password);
+    try {
+      return await this.store.createUser({ username, role, password_hash: await hashPassword(password) });
+    } catch (error) {
+      if (error instanceof StoreError && error.code === "CONFLICT") {
+        throw new ServiceError(409, "CONFLICT", `the username '${username}' is taken`, { suggestion: "choose another username (names are compared without regard to case)" });
+      }
+      throw error;
+    }
+  }
+
+  /** Changes an account's role or resets its password; the last administrator cannot be demoted. */
+  async updateUser(id: string, patch: { role?: UserRole; password?: string }): Promise<User> {
+    const user = await this.store.getUser(id);
+    if (patch.role !== undefined && patch.role !== "admin" && user.role === "admin") await this.keepOneAdministrator(id, "demote");
+    if (patch.password !== undefined) checkNewPassword(patch.password);
+    const updated = await this.store.updateUser(id, {
+      ...(patch.role !== undefined ? { role: patch.role } : {}),
+      ...(patch.password !== undefined ? { password_hash: await hashPassword(patch.password) } : {}),
+    });
+    // A reset password ends the sessions opened with the old one.
+    if (patch.password !== undefined) await this.store.deleteUserSessions(id);
+    return updated;
+  }
+
+  /** Deletes an account with its sessions, tokens and linked identities; the last administrator stays. */
+  async deleteUser(id: string): Promise<void> {
+    const user = await this.store.getUser(id);
+    if (user.role === "admin") await this.keepOneAdministrator(id, "delete");
+    await this.store.deleteUser(id);
+  }
+
+  private async keepOneAdministrator(id: string, verb: "delete" | "demote"): Promise<void> {
+    const admins = (await this.store.listUsers()).filter((user) => user.role === "admin" && user.id !== id);
+    if (admins.length === 0) {
+      throw new ServiceError(409, "CONFLICT", `cannot ${verb} the last administrator`, { suggestion: "make another account an administrator first" });
+    }
+  }
+
+  /**
+   * Creates the account `username` with this password and role, or resets the password and role of an
+   * existing one (SERVICE_ADMIN_PASSWORD at start, `strand user add`). Existing sessions of a reset account end.
+   */
+  async setAccount(username: string, password: string, role: UserRole): Promise<{ user: User; created: boolean }> {
+    checkUsername(username);
+    checkNewPassword(password);
+    const existing = await this.store.findCredentials(username);
+    const password_hash = await hashPassword(password);
+    if (!existing) return { user: await this.store.createUser({ username, role, password_hash }), created: true };
+    const unchanged = existing.role === role && existing.password_hash !== null && (await verifyPassword(existing.password_hash, password));
+    if (unchanged) return { user: await this.store.getUser(existing.id), created: false };
+    const user = await this.store.updateUser(existing.id, { role, password_hash });
+    await this.store.deleteUserSessions(existing.id);
+    return { user, created: false };
+  }
+
+  /** Deletes sessions past their expiry (run now and then). */
+  async sweepExpiredSessions(): Promise<number> {
+    return this.store.deleteExpiredSessions(this.iso());
+  }
+}
+
+function tokenView(token: AccessToken): AccessTokenView {
+  return { id: token.id, name: token.name, created_at: token.created_at, expires_at: token.expires_at, last_used_at: token.last_used_at };
+}
+
+/** Refuses a username outside the accepted shape. */
+export function checkUsername(username: string): void {
+  if (!USERNAME.test(username)) {
+    throw new ServiceError(400, "BAD_REQUEST", `'${username.slice(0, 80)}' is not a valid username`, {
+      suggestion: "use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit",
+    });
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Authentication and the route access table, in team and hpc modes: the caller is recognised from
+ * `Authorization: Bearer <token>` (scripts: a session token or a personal access token) or the `session`
+ * cookie (the browser app), then the operation's entry in `ROUTE_ACCESS` decides. No credentials on a
+ * protected operation is 401 AUTH_REQUIRED; credentials that are unknown, expired or revoked are 401
+ * TOKEN_EXPIRED; a role below the operation's level is 403 ACCESS_DENIED. Public operations ignore stale
+ * credentials (an old cookie must not break the health check or the sign-in page). Tokens are never read
+ * from the URL. In personal mode every request is the local administrator.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { ROUTE_ACCESS, roleAllows } from "../access-policy.js";
+import type { ServiceMode } from "../app.js";
+import { ANONYMOUS, LOCAL_USER } from "../caller.js";
+import type { AuthService, Authentication } from "../domains/auth/service.js";
+import { ServiceError } from "../errors.js";
+import type { OperationMatcher } from "../operation-matcher.js";
+
+/** The cookie that carries the browser's session token. */
+export const SESSION_COOKIE = "session";
+
+export interface AuthenticationOptions {
+  mode: ServiceMode;
+  auth: AuthService;
+  matcher: OperationMatcher;
+  /** Whether the client reached the service over HTTPS (the cookie is then `Secure`). */
+  https(c: Context): boolean;
+}
+
+/** The `Set-Cookie` value that stores a session token until `expiresAt`. */
+export function sessionCookie(token: string, expiresAt: string, secure: boolean): string {
+  const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+  return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** The `Set-Cookie` value that removes the session cookie. */
+export function clearedSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** The credentials a request presents, and where. */
+function presentedCredentials(c: Context): { token: string; from: "bearer" | "cookie" } | { malformed: true } | null {
+  const header = c.req.header("Authorization");
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1] ? { token: match[1], from: "bearer" } : { malformed: true };
+  }
+  const cookie = getCookie(c, SESSION_COOKIE);
+  return cookie ? { token: cookie, from: "cookie" } : null;
+}
+
+/** How the current request was authenticated, for the auth routes (logout, sessions, me); null when anonymous or personal. */
+export function authenticationOf(c: Context): Extract<Authentication, { ok: true }> | null {
+  return (c.get("authentication") as Extract<Authentication, { ok: true }> | undefined) ?? null;
+}
+
+/** The authentication middleware. */
+export function authentication(options: AuthenticationOptions): MiddlewareHandler {
+  return async (c, next) => {
+    if (options.mode === "personal") {
+      c.set("caller", LOCAL_USER);
+      return next();
+    }
+    c.set("caller", ANONYMOUS);
+    const path = new URL(c.req.url).pathname;
+    // The static app and unknown /api paths (404/405 answer them) carry no policy.
+    const operationId = path.startsWith("/api/") ? options.matcher.match(c.req.method, path) : undefined;
+    // An operation missing from the table is for administrators only (a test keeps the table complete).
+    const access = operationId === undefined ? undefined : (ROUTE_ACCESS[operationId] ?? "admin");
+    const presented = presentedCredentials(c);
+    let rejected = false;
+    let fromCookie = false;
+    if (presented && "token" in presented) {
+      fromCookie = presented.from === "cookie";
+      const result = await options.auth.authenticate(presented.token);
+      if (result.ok) {
+        c.set("caller", result.caller);
+        c.set("authentication", result);
+        if (result.via === "session" && result.renewed && fromCookie) {
+          c.header("Set-Cookie", sessionCookie(presented.token, result.session.expires_at, options.https(c)), { append: true });
+        }
+      } else rejected = true;
+    } else if (presented) rejected = true;
+    if (access === undefined || access === "public") return next();
+    const caller = c.get("caller") as typeof ANONYMOUS;
+    if (caller.role === "anonymous") {
+      if (rejected) {
+        throw new ServiceError(401, "TOKEN_EXPIRED", "the session or token is unknown, expired or revoked", {
+          suggestion: "sign in again at POST /api/auth/login (or create a new personal access token)",
+          headers: fromCookie ? { "Set-Cookie": clearedSessionCookie(options.https(c)), "WWW-Authenticate": 'Bearer error="invalid_token"' } : { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+        });
+      }
+      throw new ServiceError(401, "AUTH_REQUIRED", "sign in first", {
+        suggestion: "log in at POST /api/auth/login and send the token as Authorization: Bearer <token> (or use the session cookie)",
+        headers: { "WWW-Authenticate": 'Bearer realm="strand"' },
+      });
+    }
+    if (!roleAllows(access, caller.role)) {
+      const needed = access === "admin" ? "an administrator" : "a user or an administrator";
+      throw new ServiceError(403, "ACCESS_DENIED", `this needs ${needed}; your role is ${caller.role}`, { suggestion: "ask an administrator to change your role" });
+    }
+    return next();
+  };
+}
