@@ -34,6 +34,9 @@ import { auditTrail } from "./middleware/audit.js";
 import { authentication } from "./middleware/authentication.js";
 import { authRoutes } from "./domains/auth/routes.js";
 import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
+
+// Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
+export { AuthService, prepareAccounts } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";

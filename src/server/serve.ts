@@ -2,12 +2,10 @@
  * Starts the service on `@hono/node-server` and stops it cleanly on SIGINT/SIGTERM.
  */
 import { serve, type ServerType } from "@hono/node-server";
-import { createApp } from "./app.js";
+import { createApp, prepareAccounts } from "./app.js";
 import type { ServiceConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/open-store.js";
-import type { AuthService } from "./domains/auth/service.js";
-import type { Logger } from "./logger.js";
 
 export interface RunningService {
   url: string;
@@ -77,22 +75,4 @@ export async function startService(config: ServiceConfig, version: string): Prom
     });
     server.once("error", onError);
   });
-}
-
-/** How often sessions past their expiry are deleted. */
-const SESSION_SWEEP_MS = 3600 * 1000;
-
-/**
- * Team and hpc modes at start: the `admin` account from SERVICE_ADMIN_PASSWORD (created, or its password
- * reset), a warning when there is no account at all, and a periodic sweep of expired sessions.
- */
-async function prepareAccounts(auth: AuthService, adminPassword: string | undefined, logger: Logger): Promise<NodeJS.Timeout> {
-  if (adminPassword !== undefined) {
-    const { created } = await auth.setAccount("admin", adminPassword, "admin");
-    logger.info(created ? "administrator 'admin' created from SERVICE_ADMIN_PASSWORD" : "administrator 'admin' set from SERVICE_ADMIN_PASSWORD");
-  } else if ((await auth.users()).length === 0) {
-    logger.warn("no accounts yet: set SERVICE_ADMIN_PASSWORD or run `strand user add NAME --role admin` to create the first administrator");
-  }
-  await auth.sweepExpiredSessions();
-  return setInterval(() => void auth.sweepExpiredSessions().catch((error: unknown) => logger.warn({ err: error }, "expired sessions not swept")), SESSION_SWEEP_MS);
 }

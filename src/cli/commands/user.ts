@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { EngineError } from "../../engine/findings.js";
+import { AuthService } from "../../server/app.js";
 import { serviceConfig } from "../../server/config.js";
-import { AuthService } from "../../server/domains/auth/service.js";
 import { ServiceError } from "../../server/errors.js";
 import { openStore } from "../../server/store/open-store.js";
 import { USER_ROLES, type UserRole } from "../../server/store/store.js";

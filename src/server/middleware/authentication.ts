@@ -10,18 +10,28 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { ROUTE_ACCESS, roleAllows } from "../access-policy.js";
-import type { ServiceMode } from "../app.js";
-import { ANONYMOUS, LOCAL_USER } from "../caller.js";
-import type { AuthService, Authentication } from "../domains/auth/service.js";
+import { ANONYMOUS, LOCAL_USER, type Caller } from "../caller.js";
 import { ServiceError } from "../errors.js";
 import type { OperationMatcher } from "../operation-matcher.js";
+import type { AccessToken, Session } from "../store/store.js";
+
+/** The outcome of checking a presented token (the auth domain computes it). */
+export type Authentication =
+  | { ok: true; caller: Caller; via: "session"; session: Session; renewed: boolean }
+  | { ok: true; caller: Caller; via: "access-token"; token: AccessToken }
+  | { ok: false };
+
+/** What checks a presented session token or personal access token. */
+export interface Authenticator {
+  authenticate(token: string): Promise<Authentication>;
+}
 
 /** The cookie that carries the browser's session token. */
 export const SESSION_COOKIE = "session";
 
 export interface AuthenticationOptions {
-  mode: ServiceMode;
-  auth: AuthService;
+  mode: "personal" | "team" | "hpc";
+  auth: Authenticator;
   matcher: OperationMatcher;
   /** Whether the client reached the service over HTTPS (the cookie is then `Secure`). */
   https(c: Context): boolean;

@@ -7,6 +7,8 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
+import type { Authentication } from "../../middleware/authentication.js";
+import type { Logger } from "../../logger.js";
 import type { AccessToken, Session, Store, User, UserRole } from "../../store/store.js";
 import { StoreError } from "../../store/store-error.js";
 import { mintToken, parseToken, secretMatches } from "./credential-tokens.js";
@@ -24,11 +26,7 @@ export interface RequestOrigin {
   userAgent: string | null;
 }
 
-/** The outcome of checking a presented token. */
-export type Authentication =
-  | { ok: true; caller: Caller; via: "session"; session: Session; renewed: boolean }
-  | { ok: true; caller: Caller; via: "access-token"; token: AccessToken }
-  | { ok: false };
+export type { Authentication };
 
 /** A signed-in session as the login answer shows it. */
 export interface SignedIn {
@@ -306,4 +304,22 @@ export function checkUsername(username: string): void {
       suggestion: "use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit",
     });
   }
+}
+
+/** How often sessions past their expiry are deleted. */
+const SESSION_SWEEP_MS = 3600 * 1000;
+
+/**
+ * Team and hpc modes at start: the `admin` account from SERVICE_ADMIN_PASSWORD (created, or its password
+ * reset), a warning when there is no account at all, and a periodic sweep of expired sessions.
+ */
+export async function prepareAccounts(auth: AuthService, adminPassword: string | undefined, logger: Logger): Promise<NodeJS.Timeout> {
+  if (adminPassword !== undefined) {
+    const { created } = await auth.setAccount("admin", adminPassword, "admin");
+    logger.info(created ? "administrator 'admin' created from SERVICE_ADMIN_PASSWORD" : "administrator 'admin' set from SERVICE_ADMIN_PASSWORD");
+  } else if ((await auth.users()).length === 0) {
+    logger.warn("no accounts yet: set SERVICE_ADMIN_PASSWORD or run `strand user add NAME --role admin` to create the first administrator");
+  }
+  await auth.sweepExpiredSessions();
+  return setInterval(() => void auth.sweepExpiredSessions().catch((error: unknown) => logger.warn({ err: error }, "expired sessions not swept")), SESSION_SWEEP_MS);
 }
