@@ -7,6 +7,8 @@ import { join, resolve } from "node:path";
 import type { ServiceMode } from "./app.js";
 import type { EngineLimits } from "./engine-pool.js";
 import { LOG_LEVELS } from "./logger.js";
+import { configDir as licenseConfigDir } from "../license/license.js";
+import { parseDataRoots, SANDBOX_SETTINGS, type SandboxSetting } from "./runner/sandbox.js";
 import type { StorageQuota } from "./store/store.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
@@ -22,6 +24,12 @@ export interface ServiceConfig {
   basePath: string;
   /** `SERVICE_DATA_DIR`: the embedded database, run workspaces and uploads. */
   dataDir: string;
+  /** `SERVICE_CONFIG_DIR` (default ~/.config/strand): the license and other settings files; hidden from jobs. */
+  configDir: string;
+  /** `SERVICE_SANDBOX`: auto (bwrap in team and hpc modes), bwrap or off; see runner/sandbox.ts. */
+  sandbox: SandboxSetting;
+  /** `SERVICE_DATA_ROOTS`: folders (`:` or `,` separated) jobs may read inside the sandbox. */
+  dataRoots: string[];
   /** `SERVICE_DATABASE_URL`: a `postgres://` URL selects PostgreSQL; empty means the embedded SQLite file. */
   databaseUrl: string;
   /** `SERVICE_PUBLIC_URL`: the address users reach the service at (share links name its host). */
@@ -72,6 +80,12 @@ function integer(value: string | undefined, name: string, fallback: number, mini
   return parsed;
 }
 
+function sandboxSetting(value: string | undefined): SandboxSetting {
+  const setting = value?.trim() || "auto";
+  if (!(SANDBOX_SETTINGS as readonly string[]).includes(setting)) throw new Error(`SERVICE_SANDBOX must be ${SANDBOX_SETTINGS.join(", ")}, got '${value}'`);
+  return setting as SandboxSetting;
+}
+
 function logLevel(value: string | undefined): string {
   const level = value?.trim() || "info";
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${value}'`);
@@ -113,6 +127,9 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     bodyLimit: integer(env.SERVICE_BODY_LIMIT, "SERVICE_BODY_LIMIT", 10 * 1024 * 1024, 1),
     basePath: normaliseBasePath(env.SERVICE_BASE_PATH),
     dataDir: env.SERVICE_DATA_DIR ? resolve(env.SERVICE_DATA_DIR) : defaultDataDir(env),
+    configDir: resolve(licenseConfigDir(env)),
+    sandbox: sandboxSetting(env.SERVICE_SANDBOX),
+    dataRoots: parseDataRoots(env.SERVICE_DATA_ROOTS),
     databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",
     publicUrl: publicUrl(env.SERVICE_PUBLIC_URL),
     importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",

@@ -6,6 +6,7 @@ import { createApp, prepareAccounts } from "./app.js";
 import type { ServiceConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/open-store.js";
+import { resolveSandbox } from "./runner/sandbox.js";
 
 export interface RunningService {
   url: string;
@@ -17,6 +18,8 @@ export interface RunningService {
 
 /** Opens (and migrates) the store, then listens on the configured address; resolves once the port is bound. */
 export async function startService(config: ServiceConfig, version: string): Promise<RunningService> {
+  // Before anything is opened: team and hpc modes do not start without a job sandbox (unless it is turned off).
+  const sandbox = resolveSandbox({ mode: config.mode, setting: config.sandbox, dataDir: config.dataDir, configDir: config.configDir, dataRoots: config.dataRoots });
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
   const logger = createLogger({ level: config.logLevel });
   const { app, supervisor, auth } = createApp({
@@ -34,6 +37,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     basePath: config.basePath,
     allowedHosts: [config.host, ...config.allowedHosts],
     engine: config.engine,
+    runner: { sandbox },
     quota: config.quota,
     sessionTtlMs: config.sessionTtlMs,
   });

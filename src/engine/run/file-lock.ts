@@ -3,7 +3,7 @@
  * the owner's pid, host and start time; a lock whose owner process is gone on this host is stale and is
  * taken over. Used for the workdir lock and for environment set-up.
  */
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 
@@ -13,6 +13,11 @@ export interface LockOwner {
   started_at: string;
   /** What holds it, e.g. "strand run (run 2026-11-21T10-00-00-ab12)". */
   purpose: string;
+  /**
+   * The owner's pid namespace (`pid:[4026531836]`), when /proc shows it: an engine in a job sandbox has a
+   * namespace of its own, where its pid means nothing to processes outside.
+   */
+  pid_namespace?: string;
 }
 
 export interface HeldLock {
@@ -40,9 +45,38 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function ownerAlive(owner: LockOwner): boolean {
+/**
+ * Whether a lock's owner still runs, as far as this process can tell: an owner on another host is assumed
+ * alive; an owner in another pid namespace (a sandboxed engine) is alive while a process visible here
+ * still lives in that namespace — every sandbox has its own, which ends with its last process, and a
+ * sandbox sees none of the others' (the service that starts sandboxed engines sees them all, and lets one
+ * engine at a time work in a workspace).
+ */
+export function lockHolderAlive(owner: LockOwner): boolean {
   if (owner.host !== hostname()) return true; // cannot tell for another host: assume it is held
+  const own = pidNamespace("self");
+  if (owner.pid_namespace !== undefined && own !== undefined && owner.pid_namespace !== own) return namespaceInUse(owner.pid_namespace);
   return processAlive(owner.pid);
+}
+
+/** The pid namespace of a process (`pid:[…]`), or undefined where /proc does not show it. */
+function pidNamespace(pid: number | "self"): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether any process visible here lives in this pid namespace (a scan of /proc, done only for a foreign lock). */
+function namespaceInUse(namespace: string): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  return entries.some((entry) => /^\d+$/.test(entry) && pidNamespace(Number(entry)) === namespace);
 }
 
 /** Takes the lock now, or returns the live owner that holds it. Stale locks are taken over. */
@@ -50,7 +84,8 @@ export function tryLock(path: string, purpose: string): HeldLock | { heldBy: Loc
   mkdirSync(dirname(path), { recursive: true });
   for (let round = 0; round < 3; round++) {
     // The owner is written to a private file first and linked into place: the lock never exists half-written.
-    const owner: LockOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), purpose };
+    const namespace = pidNamespace("self");
+    const owner: LockOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), purpose, ...(namespace === undefined ? {} : { pid_namespace: namespace }) };
     const pending = `${path}.${process.pid}.${round}.tmp`;
     writeFileSync(pending, JSON.stringify(owner));
     try {
@@ -69,7 +104,7 @@ export function tryLock(path: string, purpose: string): HeldLock | { heldBy: Loc
       rmSync(pending, { force: true });
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = lockOwner(path);
-      if (holder && ownerAlive(holder)) return { heldBy: holder };
+      if (holder && lockHolderAlive(holder)) return { heldBy: holder };
       // Stale (owner gone) or unreadable: remove and try again.
       rmSync(path, { force: true });
     }

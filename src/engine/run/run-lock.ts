@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { EngineError } from "../findings.js";
-import { lockOwner, processAlive, type LockOwner } from "./file-lock.js";
+import { lockHolderAlive, lockOwner, type LockOwner } from "./file-lock.js";
 
 /** The run lock's path in a workdir. */
 export function runLockPath(workdir: string): string {
@@ -39,7 +39,7 @@ export function unlockRun(workdir: string, options: { force?: boolean } = {}): U
   }
   const here = hostname();
   if (owner.host === here) {
-    if (processAlive(owner.pid)) {
+    if (lockHolderAlive(owner)) {
       throw new EngineError("LOCKED", `the lock is held by a running process: pid ${owner.pid} on this host (${owner.purpose}, since ${owner.started_at})`, {
         suggestion: `stop that run first (kill ${owner.pid}, or Ctrl-C in its terminal); strand unlock never clears a lock whose owner is alive`,
       });

@@ -5,8 +5,12 @@
  * exit. Engines outlive the service (they are detached, with output in files), so after a restart — even
  * a `kill -9` of the service — `recover()` re-attaches to engines that are still running and finishes the
  * others from their event logs. Pause, resume and cancel are signals to the engine, which owns its jobs.
+ * An engine gets an environment built from an allow-list (`engine-environment.ts`), never the service's
+ * secrets; with a sandbox policy it runs inside bubblewrap (`sandbox.ts`), and the pid this supervisor
+ * signals, samples and records is then the engine's own inside the sandbox, found among bwrap's children.
  */
 import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { availableParallelism, constants } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +23,10 @@ import { engineInvocation, runFiles, type RunFiles, type RunRequest } from "./en
 import { planLogLines, readDryRunPlan } from "./dry-run-plan.js";
 import { EventLogFollower } from "./event-log-follower.js";
 import { MetricsFile } from "./metrics-file.js";
+import { procChildren, procStatFields } from "../../engine/run/process-sampler.js";
+import { engineEnvironment } from "./engine-environment.js";
 import { ProcessTreeSampler } from "./process-tree.js";
+import { sandboxedCommand, type SandboxPolicy } from "./sandbox.js";
 import { RunProgress } from "./run-progress.js";
 
 const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
@@ -31,8 +38,10 @@ export interface SupervisorOptions {
   engineCommand?: string[];
   /** Engines starting at once (default: the CPU count, at least 2); more new runs wait in `queued`. */
   maxStartingEngines?: number;
-  /** Extra environment for engines (on top of the service's own), e.g. a PATH with site tools. */
+  /** Extra environment for engines (on top of the allowed part of the service's own; no secret-looking names), e.g. a PATH with site tools. */
   env?: Record<string, string>;
+  /** Runs engines in bubblewrap with this policy (default: no sandbox). */
+  sandbox?: SandboxPolicy;
   /** How often the process tree is sampled into the metrics file (default 2 s). */
   sampleIntervalMs?: number;
   /** How long a cancelled engine has to stop its jobs before it is told again, then killed (default 10 s). */
@@ -204,12 +213,21 @@ export class RunSupervisor {
       }
       // File descriptors, not execa's `{file}` (which pipes through this process): the engine must keep
       // writing its output when the service is gone.
+      // The engine's home and temporary folders are the run's own: nothing of the service's account.
+      const folders = { home: join(files.dir, "home"), tmp: join(files.dir, "tmp") };
+      mkdirSync(folders.home, { recursive: true });
+      mkdirSync(folders.tmp, { recursive: true });
+      // The extras configured for engines are chosen for them, so they pass (secret-looking names still do not).
+      const env = engineEnvironment(process.env, folders, { ...this.options.env, ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" });
+      const plain = [...this.engine, ...invocation.args];
+      const command = this.options.sandbox ? sandboxedCommand(this.options.sandbox, files.workspace, plain) : plain;
       const log = openSync(files.engineLog, "a");
       const out = request.dry_run ? openSync(files.dryRunPlan, "w") : log;
       try {
-        child = execa(this.engine[0]!, [...this.engine.slice(1), ...invocation.args], {
+        child = execa(command[0]!, command.slice(1), {
           cwd: files.workspace,
-          env: { ...this.options.env, ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+          env,
+          extendEnv: false,
           stdin: "ignore",
           stdout: descriptor(out),
           stderr: descriptor(log),
@@ -228,13 +246,17 @@ export class RunSupervisor {
       return;
     }
     child.unref?.();
-    supervised.pid = child.pid;
+    // In a sandbox the child is bwrap, which passes on no signal: the engine inside is the one to signal.
+    const sandboxed = this.options.sandbox !== undefined && child.pid !== undefined && !request.dry_run;
+    supervised.pid = sandboxed ? ((await sandboxedEngine(child.pid!, run.id, child)) ?? child.pid) : child.pid;
     if (supervised.cancelRequested) this.cancel(run.id);
-    this.write(supervised, { pid: child.pid ?? null });
+    this.write(supervised, { pid: supervised.pid ?? null });
     this.options.events.publish("run_started", { run_id: run.id, workflow_name: run.workflow_name, started_at: run.started_at, retry_of: run.retry_of }, run.owner);
     this.follow(supervised);
     this.startSampling(supervised);
     void child.then((result) => {
+      // bwrap gone: whatever is left of its sandbox (an init whose engine it outlived) goes with it.
+      if (this.options.sandbox && child.pid !== undefined) killGroup(child.pid);
       const code = typeof result.exitCode === "number" ? result.exitCode : signalExitCode(result.signal);
       void this.finish(supervised, code).catch((error: unknown) => this.options.log?.(`run ${run.id}: finishing failed: ${describe(error)}`));
     });
@@ -272,7 +294,7 @@ export class RunSupervisor {
     const again = setTimeout(() => this.signal(runId, "SIGTERM"), grace);
     const kill = setTimeout(() => {
       try {
-        process.kill(-supervised.pid!, "SIGKILL");
+        process.kill(-processGroup(supervised.pid!), "SIGKILL");
       } catch {
         // already gone
       }
@@ -495,6 +517,50 @@ export function engineAlive(pid: number, runId: string): boolean {
   } catch {
     return existsSync("/proc/self") ? false : true;
   }
+}
+
+/**
+ * The engine inside a sandbox started as `bwrap`: the first process below it that names the run and is
+ * not bwrap itself (bwrap forks an init for the new pid namespace, which forks the engine). Waits up to
+ * 10 s for it; undefined when the sandbox ended first or never showed it.
+ */
+async function sandboxedEngine(bwrapPid: number, runId: string, child: Promise<unknown>): Promise<number | undefined> {
+  let ended = false;
+  void child.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  const deadline = Date.now() + 10_000;
+  while (!ended && Date.now() < deadline) {
+    const stack = [...procChildren(bwrapPid)];
+    while (stack.length > 0) {
+      const pid = stack.shift()!;
+      try {
+        const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        if (basename(args[0] ?? "") !== "bwrap" && args.includes(`--run-id=${runId}`)) return pid;
+      } catch {
+        continue;
+      }
+      stack.push(...procChildren(pid));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return undefined;
+}
+
+/** SIGKILL to a process group; a group that is already gone is not an error. */
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** The process group of a process (the sandbox's, for a sandboxed engine), or the pid itself when /proc cannot tell. */
+function processGroup(pid: number): number {
+  const group = Number(procStatFields(pid)?.[2]);
+  return Number.isInteger(group) && group > 0 ? group : pid;
 }
 
 /**

@@ -1,10 +1,13 @@
 /**
- * Where runs work. Runs of one saved pipeline by one owner share `<dataDir>/pipelines/<owner>/<pipeline>/`,
- * so the engine's checkpoint carries over from run to run and only what changed runs again (as a re-run of
- * `strand run` in one folder does). A run of pipeline text, and a run asked to start `fresh`, gets
- * `<dataDir>/runs/<run id>/` of its own. Owner and pipeline ids become folder names only when they are plain
- * names; any other id is named by its digest, so no id can climb out of the data folder, clash with another
- * after case folding of a file system, or hide in a dot folder.
+ * Where runs work: every user's runs live under that user's folder, `<dataDir>/users/<owner>/` (the owner
+ * is the run's owner id: a user id in team and hpc modes, `local` in personal mode), so a job sandbox can
+ * show a run its own workspace and nothing of anyone else's. Runs of one saved pipeline by one owner share
+ * `users/<owner>/pipelines/<pipeline>/`, so the engine's checkpoint carries over from run to run and only
+ * what changed runs again (as a re-run of `strand run` in one folder does). A run of pipeline text, and a
+ * run asked to start `fresh`, gets `users/<owner>/runs/<run id>/` of its own. Runs made before this layout
+ * keep the workspace recorded in their row. Owner and pipeline ids become folder names only when they are
+ * plain names; any other id is named by its digest, so no id can climb out of the data folder, clash with
+ * another after case folding of a file system, or hide in a dot folder.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -21,12 +24,17 @@ export function idFolderName(id: string): string {
   return `_${createHash("sha256").update(id, "utf8").digest("hex").slice(0, 32)}`;
 }
 
+/** The folder of one owner's runs and pipeline workspaces. */
+export function userFolder(dataDir: string, owner: string): string {
+  return join(dataDir, "users", idFolderName(owner));
+}
+
 /** The workspace every run of a saved pipeline by one owner shares. */
 export function pipelineWorkspace(dataDir: string, owner: string, pipelineId: string): string {
-  return join(dataDir, "pipelines", idFolderName(owner), idFolderName(pipelineId));
+  return join(userFolder(dataDir, owner), "pipelines", idFolderName(pipelineId));
 }
 
 /** The workspace of a run that has its own: pipeline text, or a run asked to start fresh. */
-export function ownWorkspace(dataDir: string, runId: string): string {
-  return join(dataDir, "runs", runId);
+export function ownWorkspace(dataDir: string, owner: string, runId: string): string {
+  return join(userFolder(dataDir, owner), "runs", idFolderName(runId));
 }

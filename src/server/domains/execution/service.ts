@@ -9,9 +9,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
-import { lockOwner, processAlive } from "../../../engine/run/file-lock.js";
+import { lockHolderAlive, lockOwner } from "../../../engine/run/file-lock.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
@@ -32,7 +31,7 @@ export interface ExecutionContext {
   store: Store;
   events: EventBus;
   supervisor: RunSupervisor;
-  /** Run workspaces are made under `<dataDir>/runs`. */
+  /** Run workspaces are made under `<dataDir>/users/<owner>/` (see `run-workspaces.ts`). */
   dataDir: string;
 }
 
@@ -100,7 +99,7 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
   const workflowName = await checkPipeline(text, input);
   const id = randomUUID();
   const shared = pipelineId !== null && input.fresh !== true;
-  const workspace = shared ? pipelineWorkspace(context.dataDir, caller.id, pipelineId!) : ownWorkspace(context.dataDir, id);
+  const workspace = shared ? pipelineWorkspace(context.dataDir, caller.id, pipelineId!) : ownWorkspace(context.dataDir, caller.id, id);
   const request: RunRequest = {
     target,
     jobs: input.jobs,
@@ -139,7 +138,7 @@ async function claimSharedWorkspace(context: ExecutionContext, workspace: string
     throw new ServiceError(409, "CONFLICT", `run ${busy.id} of this pipeline is ${busy.status} in its workspace; runs of one pipeline take turns`, { suggestion: suggestion(busy.id), fields: { running_run: busy.id } });
   }
   const holder = lockOwner(join(workspace, ".strand", "lock"));
-  if (holder && (holder.host !== hostname() || processAlive(holder.pid))) {
+  if (holder && lockHolderAlive(holder)) {
     context.supervisor.releaseWorkspace(workspace, runId);
     throw new ServiceError(409, "CONFLICT", `this pipeline's workspace is locked by another strand process (pid ${holder.pid} on ${holder.host}, ${holder.purpose})`, {
       suggestion: `wait for it to end, or start this run in an empty workspace with "fresh": true`,

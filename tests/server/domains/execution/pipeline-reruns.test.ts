@@ -68,7 +68,7 @@ describe("re-runs of a saved pipeline", () => {
 
     const first = await waitForRun(base, await startRun({ pipeline_id: saved.id }));
     expect(first).toMatchObject({ status: "completed", counts: { total: 3, completed: 3, skipped: 0 } });
-    expect(first.workspace).toBe(join(service.dataDir!, "pipelines", "local", saved.id));
+    expect(first.workspace).toBe(join(service.dataDir!, "users", "local", "pipelines", saved.id));
     expect(verdicts((await statusOf(first.id)).jobs)).toEqual({ greet: "completed never-completed", other: "completed never-completed", combine: "completed never-completed" });
     const firstStatus = await statusOf(first.id);
     const firstLog = await engineLog(first.id);
@@ -118,7 +118,7 @@ describe("re-runs of a saved pipeline", () => {
     // fresh: true starts in an empty workspace of its own and runs everything.
     const fresh = await waitForRun(base, await startRun({ pipeline_id: saved.id, fresh: true }));
     expect(fresh).toMatchObject({ status: "completed", counts: { total: 3, completed: 3, skipped: 0 } });
-    expect(fresh.workspace).toBe(join(service.dataDir!, "runs", fresh.id));
+    expect(fresh.workspace).toBe(join(service.dataDir!, "users", "local", "runs", fresh.id));
     expect(verdicts((await statusOf(fresh.id)).jobs)).toEqual({ greet: "completed never-completed", other: "completed never-completed", combine: "completed never-completed" });
 
     // A dry run plans against the shared workspace: every job would_run or would_skip with its reason,
@@ -177,7 +177,7 @@ describe("re-runs of a saved pipeline", () => {
 
     const fresh = await startRun({ pipeline_id: saved.id, fresh: true });
     const freshRun = await waitForRun(base, fresh, (run) => run.counts.running === 1);
-    expect(freshRun.workspace).toBe(join(service.dataDir!, "runs", fresh));
+    expect(freshRun.workspace).toBe(join(service.dataDir!, "users", "local", "runs", fresh));
     writeFileSync(join(freshRun.workspace!, "go"), "");
     expect(await waitForRun(base, fresh)).toMatchObject({ status: "completed", counts: { completed: 1 } });
 

@@ -441,5 +441,5 @@ async function waitForSubscriber(): Promise<void> {
 }
 
 function runRoot(): string {
-  return join(service.dataDir!, "runs");
+  return join(service.dataDir!, "users", "local", "runs");
 }

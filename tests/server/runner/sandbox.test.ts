@@ -1,0 +1,194 @@
+/**
+ * The job sandbox against a real `strand serve` and real bubblewrap: a pipeline whose job tries to read the
+ * database file, list another user's workspace, read the service's configuration folder, read
+ * /proc/<service pid>/environ and print the service's secrets gets nothing of them, while it still writes
+ * its outputs, reads a declared data folder and has HOME and TMPDIR inside its run. A sandboxed run can be
+ * paused, resumed and cancelled, has cpu and memory metrics, and is re-attached after kill -9 of the service.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ResultPromise } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectData } from "../../../src/client/service-client.js";
+import { BWRAP_WORKS, failWithoutBwrapWhenStrict } from "../../support/bubblewrap.js";
+import { chainPipeline, serviceClient, waitForRun, workspaceOf } from "../../support/run-client.js";
+import { assertBuilt } from "../../support/strand-cli.js";
+import { serve, type Served } from "../../support/strand-serve.js";
+
+assertBuilt();
+failWithoutBwrapWhenStrict();
+
+/** The service's secrets: what no job may print. */
+const SECRETS = {
+  SERVICE_AI_API_KEY: "sk-ai-key-7f3a9c",
+  SERVICE_OAUTH_GITHUB_CLIENT_SECRET: "gh-client-secret-51d0e2",
+  SERVICE_OAUTH_ORCID_CLIENT_SECRET: "orcid-client-secret-a8b7",
+  DATABASE_URL: "postgres://strand:db-password-99e1@db.lab.example:5432/strand",
+  PGPASSWORD: "pg-password-4c2d",
+  LAB_MADE_UP_VALUE: "made-up-secret-e6f0",
+};
+
+const root = mkdtempSync(join(tmpdir(), "strand-sandbox-"));
+const dataDir = join(root, "data");
+const configDir = join(root, "config");
+const dataRoot = join(root, "shared-references");
+/** Another user's run, with a result file. */
+const otherUser = "0f8e1c2a-9b7d-4e6f-8a5b-3c2d1e0f9a8b";
+const otherRun = join(dataDir, "users", otherUser, "runs", "r1");
+const services: ResultPromise[] = [];
+
+async function serveSandboxed(): Promise<Served> {
+  const served = await serve({
+    ...SECRETS,
+    SERVICE_DATA_DIR: dataDir,
+    SERVICE_CONFIG_DIR: configDir,
+    SERVICE_SANDBOX: "bwrap",
+    SERVICE_DATA_ROOTS: dataRoot,
+    SERVICE_RATE_LIMIT: "0",
+  });
+  services.push(served.process);
+  return served;
+}
+
+beforeAll(() => {
+  mkdirSync(otherRun, { recursive: true });
+  writeFileSync(join(otherRun, "variants.vcf"), "other-user-result-content\n");
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(join(configDir, "license.json"), '{"config": "config-folder-content"}\n');
+  mkdirSync(dataRoot, { recursive: true });
+  writeFileSync(join(dataRoot, "genome.fa"), ">chr1\ndata-root-content\n");
+  // The probe runs from the data folder: reading it is part of what the job may do.
+  writeFileSync(
+    join(dataRoot, "probe.sh"),
+    [
+      "probe() { name=$1; shift; echo \"== $name\"; \"$@\" 2>&1; echo \"exit=$?\"; }",
+      'probe database head -c 64 "$DATA/strand.db"',
+      'probe data-dir ls -A "$DATA"',
+      'probe users ls -A "$DATA/users"',
+      'probe other-workspace ls -la "$OTHER"',
+      'probe other-result cat "$OTHER/variants.vcf"',
+      'probe config ls -la "$CONFIG"',
+      'probe config-file cat "$CONFIG/license.json"',
+      'probe service-environ cat "/proc/$HOST_PID/environ"',
+      'probe all-environ sh -c "cat /proc/[0-9]*/environ | tr \\"\\\\0\\" \\"\\\\n\\""',
+      "probe env env",
+      'probe home-folder ls -A "$ACCOUNT_HOME"',
+      'probe data-root cat "$ROOTS/genome.fa"',
+      'probe places sh -c "echo HOME=$HOME; echo TMPDIR=$TMPDIR; touch $TMPDIR/scratch && echo tmp-writable"',
+      "probe tmp ls -A /tmp",
+      'probe write-outside sh -c "echo x > /usr/strand-was-here"',
+      "exit 0",
+      "",
+    ].join("\n"),
+  );
+});
+
+afterAll(() => {
+  for (const child of services) child.kill("SIGKILL");
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** The probe's sections, by name: its output and exit line. */
+function sections(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const part of text.split(/^== /m).slice(1)) {
+    const newline = part.indexOf("\n");
+    found.set(part.slice(0, newline), part.slice(newline + 1));
+  }
+  return found;
+}
+
+describe.skipIf(!BWRAP_WORKS)("a job in the sandbox", () => {
+  it("gets nothing of the database, other users' runs, the configuration folder, the service's environment or its secrets, and still writes its outputs and reads a declared data folder", async () => {
+    const served = await serveSandboxed();
+    const client = serviceClient(served.url);
+    const servicePid = served.process.pid!;
+    const probe = `DATA=${dataDir} OTHER=${otherRun} CONFIG=${configDir} ROOTS=${dataRoot} HOST_PID=${servicePid} ACCOUNT_HOME=${process.env.HOME ?? "/root"} bash ${join(dataRoot, "probe.sh")} > {output[0]}`;
+    const id = expectData(await client.POST("/api/runs", { body: { toml_content: chainPipeline("probe", [["probe", probe]]) } })).id;
+    const run = await waitForRun(served.url, id);
+    expect(run.log_tail.join("\n")).toMatch(/Done/);
+    expect(run).toMatchObject({ status: "completed", exit_code: 0, counts: { completed: 1 } });
+    // The run lives under its owner's folder.
+    expect(workspaceOf(run)).toBe(join(dataDir, "users", "local", "runs", id));
+    const output = readFileSync(join(workspaceOf(run), "probe.txt"), "utf8");
+    const found = sections(output);
+
+    // Nothing of the service's secrets anywhere in what the job saw.
+    for (const value of Object.values(SECRETS)) expect(output).not.toContain(value);
+    expect(output).not.toMatch(/SERVICE_|DATABASE_URL|PGPASSWORD|LAB_MADE_UP/);
+    // The database, the service's data folder and other users' runs: absent.
+    expect(output).not.toContain("SQLite format 3");
+    expect(found.get("database")).toMatch(/No such file or directory[\s\S]*exit=1/);
+    expect(found.get("data-dir")!.split("\n")).toEqual(["users", "exit=0", ""]);
+    expect(found.get("users")!.split("\n")).toEqual(["local", "exit=0", ""]);
+    expect(found.get("other-workspace")).toMatch(/No such file or directory[\s\S]*exit=2/);
+    expect(output).not.toContain("other-user-result-content");
+    // The configuration folder and the service account's home are empty.
+    expect(found.get("config")).not.toContain("license.json");
+    expect(output).not.toContain("config-folder-content");
+    expect(found.get("home-folder")).toBe("exit=0\n");
+    // No process of the service is visible.
+    expect(found.get("service-environ")).toMatch(/No such file or directory[\s\S]*exit=1/);
+    // What the job may do: read the declared data folder, write its run, use HOME and TMPDIR inside the run.
+    expect(found.get("data-root")).toContain("data-root-content");
+    const runFolder = join(workspaceOf(run), ".strand", "runs", id);
+    expect(found.get("places")).toContain(`HOME=${join(runFolder, "home")}`);
+    expect(found.get("places")).toContain(`TMPDIR=${join(runFolder, "tmp")}`);
+    expect(found.get("places")).toContain("tmp-writable");
+    expect(existsSync(join(runFolder, "tmp", "scratch"))).toBe(true);
+    // A private /tmp: only the folders leading to the run and the data folder (this test keeps them in /tmp).
+    expect(found.get("tmp")!.split("\n")).toEqual([root.split("/")[2], "exit=0", ""]);
+    // The system is read-only.
+    expect(found.get("write-outside")).toMatch(/Read-only file system[\s\S]*exit=[12]/);
+    expect(existsSync("/usr/strand-was-here")).toBe(false);
+    const env = found.get("env")!;
+    expect(env).toMatch(/^PATH=/m);
+    await served.stop();
+  });
+
+  it("can be paused, resumed and cancelled, reports cpu and memory, and is re-attached after kill -9 of the service", async () => {
+    const first = await serveSandboxed();
+    let client = serviceClient(first.url);
+    // A job that keeps a core busy, so the metrics show it.
+    const spin = "end=$((SECONDS+60)); while [ $SECONDS -lt $end ]; do :; done; touch {output[0]}";
+    const id = expectData(await client.POST("/api/runs", { body: { toml_content: chainPipeline("spin", [["spin", spin]]) } })).id;
+    await waitForRun(first.url, id, (run) => run.counts.running === 1 && run.status === "running");
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const status = expectData(await client.GET("/api/runs/{id}/status", { params: { path: { id } } }));
+    expect(status.resources.cpu_pct).toBeGreaterThan(20);
+    expect(status.resources.memory_mb).toBeGreaterThan(10);
+
+    expect(expectData(await client.POST("/api/runs/{id}/pause", { params: { path: { id } } })).status).toBe("paused");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The job's shell is stopped: state T, seen from outside the sandbox.
+    expect(jobStates("end=$((SECONDS+60))")).toEqual(["T"]);
+    expect(expectData(await client.POST("/api/runs/{id}/resume", { params: { path: { id } } })).status).toBe("running");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(jobStates("end=$((SECONDS+60))")).not.toContain("T");
+
+    // kill -9 of the service: the sandboxed engine carries on and the next service re-attaches to it.
+    first.process.kill("SIGKILL");
+    await first.process;
+    const second = await serveSandboxed();
+    client = serviceClient(second.url);
+    expect(expectData(await client.GET("/api/runs/{id}", { params: { path: { id } } })).status).toBe("running");
+    expect(expectData(await client.POST("/api/runs/{id}/cancel", { params: { path: { id } } })).status).toBe("cancelled");
+    const run = await waitForRun(second.url, id, (found) => found.finished_at !== null, 30_000);
+    expect(run).toMatchObject({ status: "cancelled", counts: { total: 1, running: 0, completed: 0 } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(jobStates("end=$((SECONDS+60))")).toEqual([]);
+    await second.stop();
+  });
+});
+
+/** The states (R, S, T, …) of live processes whose command line contains `text`. */
+function jobStates(text: string): string[] {
+  const listing = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
+  return listing
+    .split("\n")
+    .filter((line) => line.includes(text) && !line.includes("bwrap") && !line.includes("ps -eo"))
+    .map((line) => line.trim()[0]!)
+    .filter((state) => state !== "Z");
+}
