@@ -20,6 +20,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a username and password: a session token, and the session cookie for the browser */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out: end this session and clear the cookie */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who you are signed in as, and until when */
+        get: operations["getCurrentUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your password (your other sessions end) */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your sessions (signed-in browsers and scripts), the current one marked */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of your sessions */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal access tokens (never their secrets) */
+        get: operations["listAccessTokens"];
+        put?: never;
+        /** Create a personal access token for scripts (shown once) */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of your personal access tokens */
+        delete: operations["deleteAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -83,6 +220,26 @@ export interface paths {
         };
         /** Availability: version, mode, license and the status of each component */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hpc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The local scheduler (SLURM): partitions, nodes and the job queue (hpc mode only)
+         * @description Read with sinfo, squeue and scontrol on the service's host and shared between requests for 2 seconds. When no scheduler is installed or its controller does not answer, the answer is still 200, with available false and a message saying why. Every signed-in user sees the whole queue, as squeue shows it on a login node, unless the cluster sets PrivateData=jobs: then non-administrators see only jobs of their own user name.
+         */
+        get: operations["getHpcStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -778,10 +935,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every account (administrators) */
+        get: operations["listUsers"];
+        put?: never;
+        /** Create an account with a password (administrators) */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an account; its sessions and tokens stop working at once (administrators) */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /** Change an account's role or reset its password (administrators; effective on the account's next request) */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessToken: {
+            created_at: string;
+            expires_at: string | null;
+            id: string;
+            last_used_at: string | null;
+            name: string;
+        };
         AuditEntry: {
             action: string;
             id: string;
@@ -795,6 +995,10 @@ export interface components {
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
             next_cursor: string | null;
+        };
+        CreatedAccessToken: components["schemas"]["AccessToken"] & {
+            /** @description shown this once; only a hash is kept */
+            token: string;
         };
         CreatePipeline: {
             /** @description default: [workflow].name */
@@ -836,6 +1040,18 @@ export interface components {
             targets?: string[];
             /** @description pipeline TOML text (or give pipeline_id) */
             toml_content?: string;
+        };
+        CurrentUser: {
+            /** @description when the session or token expires; null for a token without expiry and in personal mode */
+            expires_at: string | null;
+            /** @enum {string} */
+            mode: "personal" | "team" | "hpc";
+            user: components["schemas"]["UserSummary"];
+            /**
+             * @description how this request was authenticated
+             * @enum {string}
+             */
+            via: "session" | "access-token" | "personal";
         };
         DagBody: {
             /** @description next_cursor of the previous page */
@@ -964,6 +1180,89 @@ export interface components {
             uptime_s: number;
             version: string;
         };
+        HpcJob: {
+            cpus: number;
+            /** @description as the scheduler prints it: "[days-]hours:minutes:seconds", "minutes:seconds", "UNLIMITED"… */
+            elapsed: string;
+            /** @description the same duration in seconds; null when unlimited or not set */
+            elapsed_s: number | null;
+            /** @description the job id (array tasks as 123_4) */
+            id: string;
+            name: string;
+            node_count: number;
+            /** @description the nodes it runs on (SLURM's list syntax, e.g. node[01-04]); null while pending */
+            nodes: string | null;
+            partition: string;
+            /** @description why it waits (Priority, Resources…); null when none */
+            reason: string | null;
+            /** @description PENDING, RUNNING, COMPLETING…, as squeue prints it */
+            state: string;
+            submitted_at: string | null;
+            /** @description as the scheduler prints it: "[days-]hours:minutes:seconds", "minutes:seconds", "UNLIMITED"… */
+            time_limit: string;
+            /** @description the same duration in seconds; null when unlimited or not set */
+            time_limit_s: number | null;
+            /** @description the Unix user the job runs as */
+            user: string;
+        };
+        HpcNode: {
+            cpus_allocated: number;
+            cpus_idle: number;
+            cpus_total: number;
+            memory_allocated_mb: number | null;
+            /** @description free memory as the node's operating system reports it */
+            memory_free_mb: number | null;
+            memory_total_mb: number | null;
+            name: string;
+            partitions: string[];
+            /** @description why the node is down or drained, when it is */
+            reason: string | null;
+            /** @description idle, mixed, allocated, down, drained…, as sinfo prints it (a trailing * means the node does not answer) */
+            state: string;
+        };
+        HpcPartition: {
+            cpus_allocated: number;
+            cpus_idle: number;
+            cpus_total: number;
+            /** @description whether jobs that name no partition go here */
+            default: boolean;
+            name: string;
+            nodes: number;
+            nodes_allocated: number;
+            nodes_idle: number;
+            /** @description up, down, drain or inactive (sinfo's AVAIL) */
+            state: string;
+            /** @description as the scheduler prints it: "[days-]hours:minutes:seconds", "minutes:seconds", "UNLIMITED"… */
+            time_limit: string;
+            /** @description the same duration in seconds; null when unlimited or not set */
+            time_limit_s: number | null;
+        };
+        HpcStatus: {
+            /** @description whether the scheduler answered; when false, message says why and the lists are empty */
+            available: boolean;
+            /** @description when the scheduler was read (answers are shared for 2 seconds) */
+            checked_at: string;
+            /** @description jobs in the queue, in squeue's order (at most 1,000) */
+            jobs: components["schemas"]["HpcJob"][];
+            jobs_truncated: boolean;
+            /**
+             * @description all: everyone's jobs (like squeue); own: the cluster sets PrivateData=jobs, so non-administrators see only jobs of their own user name
+             * @enum {string}
+             */
+            jobs_visibility: "all" | "own";
+            /** @description why the scheduler could not be read (null when it was) */
+            message: string | null;
+            nodes: components["schemas"]["HpcNode"][];
+            partitions: components["schemas"]["HpcPartition"][];
+            /**
+             * @description the scheduler found on this host; null when none is installed
+             * @enum {string|null}
+             */
+            scheduler: "slurm" | null;
+            /** @description jobs in the queue the caller may see, including those beyond the list */
+            total_jobs: number;
+            version: string | null;
+        };
         Imported: components["schemas"]["SavedPipelineWithValidation"] & {
             source: {
                 /** @enum {string} */
@@ -1006,6 +1305,17 @@ export interface components {
             valid: boolean;
             warnings: components["schemas"]["Finding"][];
         };
+        LoginAnswer: {
+            /** @description renewed while the session is used */
+            expires_at: string;
+            /** @description send as Authorization: Bearer <token>; the browser gets it as the HttpOnly session cookie too */
+            token: string;
+            user: components["schemas"]["UserSummary"];
+        };
+        LoginRequest: {
+            password: string;
+            username: string;
+        };
         Metrics: {
             active_runs: number;
             cpu_pct: number;
@@ -1021,6 +1331,12 @@ export interface components {
             sse_subscribers: number;
             uptime_s: number;
         };
+        NewAccessToken: {
+            /** @description omit for a token that does not expire */
+            expires_in_days?: number;
+            /** @description what the token is for, e.g. nightly-ci */
+            name: string;
+        };
         NewTemplate: {
             /** @description default: [workflow].description */
             description?: string;
@@ -1028,6 +1344,16 @@ export interface components {
             tags?: string[];
             /** @description pipeline TOML text; it must parse and have [workflow].name */
             toml_content: string;
+        };
+        NewUser: {
+            password: string;
+            /**
+             * @description admin: everything; user: own pipelines and runs; viewer: reads only
+             * @default user
+             * @enum {string}
+             */
+            role: "admin" | "user" | "viewer";
+            username: string;
         };
         ParseResult: {
             config: {
@@ -1052,6 +1378,10 @@ export interface components {
                 name: string;
                 version: string;
             };
+        };
+        PasswordChange: {
+            current_password: string;
+            new_password: string;
         };
         PipelineSummary: {
             created_at: string;
@@ -1381,6 +1711,16 @@ export interface components {
             query: string;
             total: number;
         };
+        Session: {
+            created_at: string;
+            /** @description the session of this request */
+            current: boolean;
+            expires_at: string;
+            id: string;
+            ip: string | null;
+            last_seen_at: string;
+            user_agent: string | null;
+        };
         ShareLanding: {
             expires_at: string | null;
             pipeline: {
@@ -1471,6 +1811,30 @@ export interface components {
              */
             visibility?: "private" | "workspace" | "link";
         };
+        User: components["schemas"]["UserSummary"] & {
+            created_at: string;
+            /** @description false for accounts that sign in only through GitHub or ORCID */
+            has_password: boolean;
+            updated_at: string;
+        };
+        UserPatch: {
+            /** @description a new password (ends the account's sessions) */
+            password?: string;
+            /**
+             * @description admin: everything; user: own pipelines and runs; viewer: reads only
+             * @enum {string}
+             */
+            role?: "admin" | "user" | "viewer";
+        };
+        UserSummary: {
+            id: string;
+            /**
+             * @description admin: everything; user: own pipelines and runs; viewer: reads only
+             * @enum {string}
+             */
+            role: "admin" | "user" | "viewer";
+            username: string;
+        };
         ValidateResult: {
             dependencies: number;
             errors: components["schemas"]["Finding"][];
@@ -1535,6 +1899,761 @@ export interface operations {
             };
             /** @description the caller is not an administrator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginAnswer"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description wrong username or password (AUTH_FAILED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no sign-in */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many failed sign-ins for this account or address; wait (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        logged_out: true;
+                    };
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no sign-in */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the current account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentUser"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        changed: true;
+                        /** @description your other sessions, ended by the change */
+                        sessions_ended: number;
+                    };
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the current password is wrong (AUTH_FAILED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no sign-in */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description your sessions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no sign-in */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the session ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such session of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description your tokens, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"][];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no sign-in */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewAccessToken"];
+            };
+        };
+        responses: {
+            /** @description the token, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccessToken"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no sign-in */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description token id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the token revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such token of yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1814,6 +2933,71 @@ export interface operations {
             };
         };
     };
+    getHpcStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scheduler's status (available false when it could not be read) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HpcStatus"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the service does not run in hpc mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getLicense: {
         parameters: {
             query?: never;
@@ -1901,7 +3085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2183,7 +3367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2598,7 +3782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3354,7 +4538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3468,7 +4652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3582,7 +4766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3696,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3810,7 +4994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3951,7 +5135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +5249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4179,7 +5363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4293,7 +5477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,7 +5591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4521,7 +5705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4708,7 +5892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4916,7 +6100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5296,7 +6480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5572,7 +6756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5658,7 +6842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6028,7 +7212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED) */
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6238,6 +7422,406 @@ export interface operations {
             };
             /** @description no such template */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description accounts by username */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no accounts */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewUser"];
+            };
+        };
+        responses: {
+            /** @description the new account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode has no accounts */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the username is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description user id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the account deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the last administrator cannot be deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description user id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserPatch"];
+            };
+        };
+        responses: {
+            /** @description the account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the last administrator cannot be demoted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,6 +24,8 @@ import { ServiceMetrics } from "./domains/observability/prometheus.js";
 import { observabilityRoutes } from "./domains/observability/routes.js";
 import { sharedCheck } from "./domains/observability/service.js";
 import { templateRoutes } from "./domains/templates/routes.js";
+import { clusterRoutes } from "./domains/cluster/routes.js";
+import { SchedulerReader, type SchedulerReaderOptions } from "./domains/cluster/service.js";
 import { executionRoutes } from "./domains/execution/routes.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
@@ -34,9 +36,6 @@ import { auditTrail } from "./middleware/audit.js";
 import { authentication } from "./middleware/authentication.js";
 import { authRoutes } from "./domains/auth/routes.js";
 import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
-
-// Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
-export { AuthService, prepareAccounts } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { compression } from "./middleware/compression.js";
@@ -50,6 +49,7 @@ import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
 import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
+import { originCheck } from "./middleware/origin-check.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
 import { withCachedListing } from "./store/cached-listing.js";
 import type { StorageQuota, Store } from "./store/store.js";
@@ -93,6 +93,8 @@ export interface AppOptions {
   quota?: StorageQuota;
   /** Personal mode: host names served besides IP addresses and localhost (the listen host, `SERVICE_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
+  /** How GET /api/hpc reads the scheduler in hpc mode (tests give a PATH and shorter time-outs). */
+  scheduler?: SchedulerReaderOptions;
   /** How long a sign-in session lasts without use (`SERVICE_SESSION_HOURS`, default 7 days); renewed while used. */
   sessionTtlMs?: number;
 }
@@ -117,6 +119,7 @@ const API_TAGS = [
   { name: "events", description: "the live event stream" },
   { name: "observability", description: "health, system, metrics and the audit log" },
   { name: "license", description: "license status" },
+  { name: "cluster", description: "the local scheduler's partitions, nodes and jobs (hpc mode)" },
   { name: "api", description: "this API's description and documentation" },
 ];
 
@@ -218,6 +221,8 @@ export function createApp(options: AppOptions): ServiceApp {
   app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) }));
   const auth = new AuthService(store, { ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS });
   const https = (c: Context) => servedOverHttps(c, trusted);
+  // Inside the audit trail (a forged request is recorded as denied), before sign-in and every handler; personal mode too.
+  app.use("/api/*", originCheck({ publicUrl: options.publicUrl, corsOrigins: options.corsOrigins, https }));
   app.use("*", authentication({ mode, auth, matcher: new OperationMatcher(app), https }));
   // Requests without a body skip the check: looking for a body makes the adapter build a full Request.
   app.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
@@ -254,6 +259,7 @@ export function createApp(options: AppOptions): ServiceApp {
   );
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
+  app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler) }));
   app.route(
     "/",
     observabilityRoutes(

@@ -16,7 +16,7 @@ type OpenAPIObject = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   "400": "the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD)",
   "401": "team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED)",
-  "403": "team and hpc modes: the caller's role does not allow it (ACCESS_DENIED)",
+  "403": "team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN)",
   "413": "the body is over the size cap (PAYLOAD_TOO_LARGE)",
   "415": "the body is not JSON (UNSUPPORTED_MEDIA_TYPE)",
   "421": "personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST)",
@@ -52,7 +52,8 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       if (operation.requestBody || (operation.parameters?.length ?? 0) > 0) statuses.push("400");
       if (operation.requestBody) statuses.push("413", "415");
       if (!isPublic) statuses.push("401");
-      if (access === "write" || access === "admin") statuses.push("403");
+      // POST, PUT, PATCH and DELETE may also be refused as cross-origin (middleware/origin-check.ts).
+      if (access === "write" || access === "admin" || ["post", "put", "patch", "delete"].includes(method)) statuses.push("403");
       operation.responses ??= {};
       for (const status of statuses.sort()) operation.responses[status] ??= errorResponse(status);
     }
