@@ -76,7 +76,18 @@ function namespaceInUse(namespace: string): boolean {
   } catch {
     return true;
   }
-  return entries.some((entry) => /^\d+$/.test(entry) && pidNamespace(Number(entry)) === namespace);
+  return entries.some((entry) => /^\d+$/.test(entry) && pidNamespace(Number(entry)) === namespace && !finished(Number(entry)));
+}
+
+/** Whether a process has ended and only waits to be reaped (a zombie keeps its namespace link for a while). */
+function finished(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "Z" || state === "X";
+  } catch {
+    return true;
+  }
 }
 
 /** Takes the lock now, or returns the live owner that holds it. Stale locks are taken over. */

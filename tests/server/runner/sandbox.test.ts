@@ -3,7 +3,8 @@
  * database file, list another user's workspace, read the service's configuration folder, read
  * /proc/<service pid>/environ and print the service's secrets gets nothing of them, while it still writes
  * its outputs, reads a declared data folder and has HOME and TMPDIR inside its run. A sandboxed run can be
- * paused, resumed and cancelled, has cpu and memory metrics, and is re-attached after kill -9 of the service.
+ * paused, resumed and cancelled, has cpu and memory metrics, and is re-attached after kill -9 of the service;
+ * a sandboxed engine that died leaves no lock that would refuse the next run of its pipeline.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,8 +24,8 @@ failWithoutBwrapWhenStrict();
 /** The service's secrets: what no job may print. */
 const SECRETS = {
   SERVICE_AI_API_KEY: "sk-ai-key-7f3a9c",
+  SERVICE_OAUTH_GITHUB_CLIENT_ID: "gh-client-id-30c1",
   SERVICE_OAUTH_GITHUB_CLIENT_SECRET: "gh-client-secret-51d0e2",
-  SERVICE_OAUTH_ORCID_CLIENT_SECRET: "orcid-client-secret-a8b7",
   DATABASE_URL: "postgres://strand:db-password-99e1@db.lab.example:5432/strand",
   PGPASSWORD: "pg-password-4c2d",
   LAB_MADE_UP_VALUE: "made-up-secret-e6f0",
@@ -47,6 +48,8 @@ async function serveSandboxed(): Promise<Served> {
     SERVICE_SANDBOX: "bwrap",
     SERVICE_DATA_ROOTS: dataRoot,
     SERVICE_RATE_LIMIT: "0",
+    // GitHub sign-in is configured only when its id, secret and the public address are all set.
+    SERVICE_PUBLIC_URL: "http://127.0.0.1:8080",
   });
   services.push(served.process);
   return served;
@@ -182,6 +185,37 @@ describe.skipIf(!BWRAP_WORKS)("a job in the sandbox", () => {
     await second.stop();
   });
 });
+
+describe.skipIf(!BWRAP_WORKS)("a saved pipeline's workspace after a sandboxed engine died", () => {
+  it("is not locked by the dead engine's lock file (its pid meant something only inside its sandbox)", async () => {
+    const served = await serveSandboxed();
+    const client = serviceClient(served.url);
+    const saved = expectData(await client.POST("/api/pipelines", { body: { toml_content: chainPipeline("doomed", [["wait", "sleep 60; touch {output[0]}"]]) } }));
+    const first = expectData(await client.POST("/api/runs", { body: { pipeline_id: saved.id } }));
+    await waitForRun(served.url, first.id, (run) => run.counts.running === 1 && run.status === "running");
+    const workspace = join(dataDir, "users", "local", "pipelines", saved.id);
+    const lock = JSON.parse(readFileSync(join(workspace, ".strand", "lock"), "utf8")) as { pid: number; pid_namespace?: string };
+    expect(lock.pid_namespace).toMatch(/^pid:\[\d+\]$/);
+    // The whole sandbox dies at once (an out-of-memory kill, a reboot): the lock file stays behind.
+    process.kill(-sandboxGroup(first.id), "SIGKILL");
+    expect((await waitForRun(served.url, first.id)).status).toBe("failed");
+    expect(existsSync(join(workspace, ".strand", "lock"))).toBe(true);
+    const second = await client.POST("/api/runs", { body: { pipeline_id: saved.id } });
+    expect(second.error).toBeUndefined();
+    expect(second.response.status).toBe(201);
+    await client.POST("/api/runs/{id}/cancel", { params: { path: { id: expectData(second).id } } });
+    await waitForRun(served.url, expectData(second).id);
+    await served.stop();
+  });
+});
+
+/** The process group of the sandbox running a run's engine (bwrap's, seen from outside). */
+function sandboxGroup(runId: string): number {
+  const listing = execFileSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" });
+  const line = listing.split("\n").find((entry) => entry.includes("bwrap") && entry.includes(`--run-id=${runId}`));
+  if (!line) throw new Error(`no sandbox runs ${runId}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
 
 /** The states (R, S, T, …) of live processes whose command line contains `text`. */
 function jobStates(text: string): string[] {
