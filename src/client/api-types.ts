@@ -928,7 +928,7 @@ export interface paths {
         get: operations["getTemplate"];
         put?: never;
         post?: never;
-        /** Delete a template you added (built-in ones cannot be deleted) */
+        /** Delete a template you added (administrators: any user template; built-in ones cannot be deleted) */
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
@@ -1491,7 +1491,7 @@ export interface components {
                 [key: string]: unknown;
             };
             workflow_name: string;
-            /** @description the run's working folder on the server */
+            /** @description the run's working folder on the server; shown to administrators only (null for other callers, whose views say <workspace> for it) */
             workspace: string | null;
         };
         RunConflict: {
@@ -1757,7 +1757,8 @@ export interface components {
             arch: string;
             cpu_model: string | null;
             cpus: number;
-            data_dir: string;
+            /** @description the service's data folder; administrators only (null for other callers) */
+            data_dir: string | null;
             engine: {
                 executors: string[];
                 version: string;
@@ -7411,7 +7412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description a built-in template */
+            /** @description a built-in template, or another user's (only its owner or an administrator deletes one) */
             403: {
                 headers: {
                     [name: string]: unknown;

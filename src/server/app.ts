@@ -38,6 +38,8 @@ import { authRoutes } from "./domains/auth/routes.js";
 import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
 import { errorResponse, ServiceError } from "./errors.js";
+import { callerOf } from "./caller.js";
+import { PathPrivacy } from "./path-privacy.js";
 import { compression } from "./middleware/compression.js";
 import { corsPolicy } from "./middleware/cors.js";
 import { applyLicenseHeaders, licenseHeaders } from "./middleware/license-headers.js";
@@ -313,9 +315,11 @@ export function createApp(options: AppOptions): ServiceApp {
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
+  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir() });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
-    const response = errorResponse(c, mapped, logger);
+    // An error message may quote a server path (a file that is missing, say): only administrators see it.
+    const response = errorResponse(c, mapped, logger, (body) => privacy.forCaller(callerOf(c), body));
     // Middleware inside the one that failed did not run: the headers every response carries are set here.
     applySecurityHeaders(response.headers, servedOverHttps(c, options.trustedProxies ?? []));
     applyLicenseHeaders(response.headers, options.version);

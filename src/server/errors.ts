@@ -41,17 +41,20 @@ export class ServiceError extends Error {
   }
 }
 
-/** Turns anything thrown by a handler into an error response; unexpected errors are logged, never shown with their stack. */
-export function errorResponse(c: Context, error: unknown, logger?: Logger): Response {
+/**
+ * Turns anything thrown by a handler into an error response; unexpected errors are logged, never shown with
+ * their stack. `shown` rewrites the body for the caller (server paths hidden from non-administrators).
+ */
+export function errorResponse(c: Context, error: unknown, logger?: Logger, shown: (body: ErrorBody) => ErrorBody = (body) => body): Response {
   if (error instanceof StoreError) error = storeFailure(error);
-  if (error instanceof ServiceError) return c.json(error.body(), error.status, error.extra.headers);
+  if (error instanceof ServiceError) return c.json(shown(error.body()), error.status, error.extra.headers);
   if (error instanceof EngineError) {
     const { finding } = error;
     const where = finding.line != null ? `line ${finding.line}, column ${finding.column ?? 1}` : undefined;
     const body: ErrorBody = { code: finding.code, message: finding.message };
     if (where) body.detail = where;
     if (finding.suggestion) body.suggestion = finding.suggestion;
-    return c.json(body, 400);
+    return c.json(shown(body), 400);
   }
   const requestId = (c.get("requestId") as string | undefined) ?? "unknown";
   logger?.error({ err: error instanceof Error ? error : new Error(String(error)) }, "unexpected error while answering the request");

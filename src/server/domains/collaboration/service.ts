@@ -54,14 +54,20 @@ export function shareLink(share: Share, publicHost: string): ShareLink {
   return { share_url: shareUrl(publicHost, share.token), ...share };
 }
 
-/** Creates a share link for a pipeline the caller may change. */
+/**
+ * Creates a share link for a pipeline the caller may change. A share link of a private pipeline is its
+ * owner's explicit act: an administrator (who may read it) cannot publish someone else's private pipeline.
+ */
 export async function sharePipeline(store: Store, caller: Caller, id: string, expiresInDays: number | undefined, now = new Date()): Promise<Share> {
-  await writable(store, caller, id);
+  const pipeline = await writable(store, caller, id);
+  if (pipeline.visibility === "private" && pipeline.owner !== caller.id) {
+    throw new ServiceError(403, "ACCESS_DENIED", `pipeline ${id} is private to its owner; only its owner can share it`, { suggestion: "ask its owner to share it, or to make it visible to the workspace" });
+  }
   const days = expiresInDays ?? SHARE_DAYS.default;
   return store.createShare({ pipeline_id: id, expires_at: new Date(now.getTime() + days * 86_400_000).toISOString() });
 }
 
-/** The share links of a pipeline the caller may change. */
+/** The share links of a pipeline the caller may change (its owner and administrators). */
 export async function sharesOf(store: Store, caller: Caller, id: string): Promise<Share[]> {
   await writable(store, caller, id);
   return store.listShares(id);

@@ -1,12 +1,15 @@
 /**
  * HTTP adapter of runs: create and list, the detail and its views (status, dag-status, logs, results, report,
- * diagnostics), and the control operations (cancel, pause, resume, retry).
+ * diagnostics), and the control operations (cancel, pause, resume, retry). Only administrators see server
+ * paths in them (path-privacy.ts): for anyone else the workspace is null and paths in text say `<workspace>`.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
+import { PathPrivacy } from "../../path-privacy.js";
 import { engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import type { RunStatus } from "../../store/store.js";
 import {
@@ -118,6 +121,14 @@ const control = (action: "cancel" | "pause" | "resume" | "retry", summary: strin
 /** The runs router. */
 export function executionRoutes(context: ExecutionContext): OpenAPIHono {
   const router = new OpenAPIHono();
+  const privacy = new PathPrivacy({ dataDir: context.dataDir });
+  /** What a caller sees of a run's views: administrators everything; others no server paths (workspace null). */
+  const shown = <T>(c: Context, value: T): T => {
+    if (callerOf(c).admin) return value;
+    const hidden = privacy.hideIn(value) as T & { workspace?: unknown };
+    return hidden !== null && typeof hidden === "object" && "workspace" in hidden ? { ...hidden, workspace: null } : hidden;
+  };
+  const reportShown = (c: Context, html: string) => (callerOf(c).admin ? html : privacy.hide(html, { html: true }));
   router.openapi(
     createRunRoute,
     async (c) => {
@@ -130,7 +141,7 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
       }
       const run = await createRun(context, callerOf(c), body);
       noteAudit(c, "run.create", `run/${run.id}`);
-      return c.json(run, 201);
+      return c.json(shown(c, run), 201);
     },
     bodyHook,
   );
@@ -138,28 +149,28 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
     const query = c.req.valid("query");
     const caller = callerOf(c);
     const page = await context.store.listRuns({ limit: query.limit, cursor: query.cursor, status: query.status as RunStatus | undefined, q: query.q, owner: caller.admin ? undefined : caller.id });
-    return c.json({ items: page.items.map((run) => runView(context, run)), next_cursor: page.next_cursor, total: page.total }, 200);
+    return c.json({ items: page.items.map((run) => shown(c, runView(context, run))), next_cursor: page.next_cursor, total: page.total }, 200);
   });
-  router.openapi(getRunRoute, async (c) => c.json(await runDetail(context, callerOf(c), c.req.valid("param").id), 200));
-  router.openapi(statusRoute, async (c) => c.json(await runStatus(context, callerOf(c), c.req.valid("param").id), 200));
-  router.openapi(dagStatusRoute, async (c) => c.json(await runDagStatus(context, callerOf(c), c.req.valid("param").id), 200));
-  router.openapi(logsRoute, async (c) => c.json(await runLogs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query")), 200));
-  router.openapi(resultsRoute, async (c) => c.json(await runResults(context, callerOf(c), c.req.valid("param").id), 200));
-  router.openapi(diagnosticsRoute, async (c) => c.json(await runDiagnostics(context, callerOf(c), c.req.valid("param").id), 200));
-  router.openapi(reportRoute, async (c) => c.html(await runReport(context, callerOf(c), c.req.valid("param").id), 200, { "Cache-Control": "no-cache" }) as never);
+  router.openapi(getRunRoute, async (c) => c.json(shown(c, await runDetail(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(statusRoute, async (c) => c.json(shown(c, await runStatus(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(dagStatusRoute, async (c) => c.json(shown(c, await runDagStatus(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(logsRoute, async (c) => c.json(shown(c, await runLogs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query"))), 200));
+  router.openapi(resultsRoute, async (c) => c.json(shown(c, await runResults(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(diagnosticsRoute, async (c) => c.json(shown(c, await runDiagnostics(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(reportRoute, async (c) => c.html(reportShown(c, await runReport(context, callerOf(c), c.req.valid("param").id)), 200, { "Cache-Control": "no-cache" }) as never);
   const operations = { cancel: cancelRun, pause: pauseRun, resume: resumeRun } as const;
   for (const [action, operation] of Object.entries(operations)) {
     router.openapi(control(action as keyof typeof operations, `${action[0]!.toUpperCase()}${action.slice(1)} a run`), async (c) => {
       const { id } = c.req.valid("param");
       noteAudit(c, `run.${action}`, `run/${id}`);
-      return c.json(await operation(context, callerOf(c), id), 200);
+      return c.json(shown(c, await operation(context, callerOf(c), id)), 200);
     });
   }
   router.openapi(control("retry", "Retry a failed or cancelled run: a new run re-executes failed jobs and their downstream only"), async (c) => {
     const { id } = c.req.valid("param");
     const run = await retryRun(context, callerOf(c), id);
     noteAudit(c, "run.retry", `run/${run.id}`);
-    return c.json(run, 201);
+    return c.json(shown(c, run), 201);
   });
   return router;
 }

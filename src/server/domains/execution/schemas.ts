@@ -64,7 +64,7 @@ export const RunSchema = z
     counts: RunCountsSchema,
     retry_of: z.string().nullable(),
     dry_run: z.boolean(),
-    workspace: z.string().nullable().openapi({ description: "the run's working folder on the server" }),
+    workspace: z.string().nullable().openapi({ description: "the run's working folder on the server; shown to administrators only (null for other callers, whose views say <workspace> for it)" }),
     error: z.string().nullable().openapi({ description: "why the run failed or was cancelled" }),
   })
   .openapi("Run");

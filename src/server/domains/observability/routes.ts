@@ -7,6 +7,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { failureResponse } from "../../openapi-shapes.js";
+import { PathPrivacy } from "../../path-privacy.js";
 import type { Store } from "../../store/store.js";
 import { MetricsCollector, systemDocument, type MetricSources } from "./metrics.js";
 import type { ServiceMetrics } from "./prometheus.js";
@@ -38,7 +39,7 @@ const SystemDocument = z
     cpu_model: z.string().nullable(),
     memory_total_mb: z.number(),
     memory_free_mb: z.number(),
-    data_dir: z.string(),
+    data_dir: z.string().nullable().openapi({ description: "the service's data folder; administrators only (null for other callers)" }),
     storage: z.enum(["sqlite", "postgres"]),
     started_at: z.string(),
     engine: z.object({ version: z.string(), executors: z.array(z.string()) }),
@@ -118,11 +119,16 @@ function wantsPrometheus(format: string | undefined, accept: string): boolean {
 export function observabilityRoutes(context: ObservabilityContext, sources: MetricSources): OpenAPIHono {
   const router = new OpenAPIHono();
   const collector = new MetricsCollector(sources);
+  const privacy = new PathPrivacy({ dataDir: context.dataDir });
   router.openapi(healthRoute, async (c) => {
-    const health = await healthDocument(context);
+    // Public: a component's detail (a missing engine program, say) must not spell out server paths.
+    const health = privacy.forCaller(callerOf(c), await healthDocument(context));
     return c.json(health, health.components.database.status === "ok" ? 200 : 503);
   });
-  router.openapi(systemRoute, (c) => c.json(systemDocument(context.version, context.mode, context.startedAt, { kind: context.store.kind, dataDir: context.dataDir }), 200));
+  router.openapi(systemRoute, (c) => {
+    const system = systemDocument(context.version, context.mode, context.startedAt, { kind: context.store.kind, dataDir: context.dataDir });
+    return c.json({ ...system, data_dir: callerOf(c).admin ? system.data_dir : null }, 200);
+  });
   router.openapi(auditRoute, async (c) => {
     if (!callerOf(c).admin) throw new ServiceError(403, "ACCESS_DENIED", "the audit log is for administrators");
     const query = c.req.valid("query");

@@ -50,9 +50,9 @@ const deleteRoute = createRoute({
   path: "/api/templates/{id}",
   operationId: "deleteTemplate",
   tags: ["templates"],
-  summary: "Delete a template you added (built-in ones cannot be deleted)",
+  summary: "Delete a template you added (administrators: any user template; built-in ones cannot be deleted)",
   request: { params: TemplateIdParam },
-  responses: { 200: jsonResponse(Deleted, "what was deleted"), 403: failureResponse("a built-in template"), 404: failureResponse("no such template") },
+  responses: { 200: jsonResponse(Deleted, "what was deleted"), 403: failureResponse("a built-in template, or another user's (only its owner or an administrator deletes one)"), 404: failureResponse("no such template") },
 });
 
 /** The templates router. */
@@ -72,7 +72,7 @@ export function templateRoutes(store: Store): OpenAPIHono {
   router.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid("param");
     noteAudit(c, "template.delete", `template/${id}`);
-    return c.json({ deleted: await removeTemplate(store, id) }, 200);
+    return c.json({ deleted: await removeTemplate(store, callerOf(c), id) }, 200);
   });
   return router;
 }

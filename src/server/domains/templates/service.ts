@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { getTemplate as builtInBySlug, listTemplates as builtInSummaries } from "../../../engine/tools/templates.js";
+import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { Store, Template as StoredTemplate } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
@@ -128,11 +129,18 @@ export async function addTemplate(store: Store, input: NewTemplateInput, owner: 
   return { template: fromStored(stored), validation };
 }
 
-/** Deletes a user template; built-in ones are refused. */
-export async function removeTemplate(store: Store, key: string): Promise<string> {
+/**
+ * Deletes a user template, for its owner or an administrator (everyone reads every template, so another
+ * user's is 403, not 404); one added before sign-in has no owner and only administrators delete it.
+ * Built-in ones are refused.
+ */
+export async function removeTemplate(store: Store, caller: Caller, key: string): Promise<string> {
   const builtIn = findBuiltIn(key);
   if (builtIn) throw new ServiceError(403, "ACCESS_DENIED", `${builtIn.slug} is a built-in template and cannot be deleted`, { suggestion: "built-in templates come with strand; add your own with POST /api/templates" });
   const template = await oneTemplate(store, key);
+  if (!caller.admin && template.owner !== caller.id) {
+    throw new ServiceError(403, "ACCESS_DENIED", `template ${template.name} belongs to another user; only its owner or an administrator can delete it`, { suggestion: "add your own copy with POST /api/templates under another name" });
+  }
   await store.deleteTemplate(template.id);
   return template.id;
 }
