@@ -39,6 +39,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   createUser: "admin",
   updateUser: "admin",
   deleteUser: "admin",
+  // sign-in with GitHub and ORCID (the browser arrives without a session)
+  listSignInMethods: "public",
+  startOAuthSignIn: "public",
+  finishOAuthSignIn: "public",
   // stateless pipeline tooling: checks that change nothing
   parsePipeline: "read",
   validatePipeline: "read",

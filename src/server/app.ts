@@ -35,6 +35,8 @@ import { savedPipelineRoutes } from "./domains/pipelines/routes.js";
 import { auditTrail } from "./middleware/audit.js";
 import { authentication } from "./middleware/authentication.js";
 import { authRoutes } from "./domains/auth/routes.js";
+import { oauthRoutes } from "./domains/auth/oauth-routes.js";
+import type { OAuthSettings } from "./domains/auth/oauth-settings.js";
 import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
 import { errorResponse, ServiceError } from "./errors.js";
@@ -99,6 +101,10 @@ export interface AppOptions {
   scheduler?: SchedulerReaderOptions;
   /** How long a sign-in session lasts without use (`SERVICE_SESSION_HOURS`, default 7 days); renewed while used. */
   sessionTtlMs?: number;
+  /** Sign-in with GitHub and ORCID (`SERVICE_OAUTH_*`); needs `publicUrl` for the callback address. */
+  oauth?: OAuthSettings;
+  /** How long a sign-in may take at the identity provider (default 10 minutes; tests shorten it). */
+  oauthStateTtlMs?: number;
 }
 
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
@@ -245,6 +251,21 @@ export function createApp(options: AppOptions): ServiceApp {
     await next();
   });
   app.route("/", authRoutes({ auth, mode, https, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null }));
+  app.route(
+    "/",
+    oauthRoutes({
+      auth,
+      store,
+      mode,
+      settings: options.oauth ?? {},
+      publicUrl: options.publicUrl,
+      basePath: normaliseBasePath(options.basePath),
+      https,
+      clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null,
+      logger,
+      stateTtlMs: options.oauthStateTtlMs,
+    }),
+  );
   app.route("/", toolingRoutes());
   app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));

@@ -12,6 +12,7 @@ import { parseDataRoots, SANDBOX_SETTINGS, type SandboxSetting } from "./runner/
 import type { StorageQuota } from "./store/store.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
+import { oauthSettingsFromEnv, type OAuthSettings } from "./domains/auth/oauth-settings.js";
 
 export interface ServiceConfig {
   host: string;
@@ -48,6 +49,8 @@ export interface ServiceConfig {
   sessionTtlMs: number;
   /** `SERVICE_ADMIN_PASSWORD`: creates, or resets the password of, the `admin` account at start (team and hpc modes). */
   adminPassword: string | undefined;
+  /** `SERVICE_OAUTH_<GITHUB|ORCID>_CLIENT_ID` / `_CLIENT_SECRET` / `_BASE_URL` (and `SERVICE_OAUTH_GITHUB_API_URL`): sign-in with GitHub and ORCID. */
+  oauth: OAuthSettings;
 }
 
 /** Whether a listen address is a loopback one (a personal service without sign-in must not listen beyond it). */
@@ -142,5 +145,6 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     },
     sessionTtlMs: integer(env.SERVICE_SESSION_HOURS, "SERVICE_SESSION_HOURS", 168, 1) * 3600 * 1000,
     adminPassword,
+    oauth: oauthSettingsFromEnv(env),
   };
 }

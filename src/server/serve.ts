@@ -40,6 +40,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     runner: { sandbox },
     quota: config.quota,
     sessionTtlMs: config.sessionTtlMs,
+    oauth: config.oauth,
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {
