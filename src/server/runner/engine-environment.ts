@@ -2,12 +2,13 @@
  * The environment a run's engine (and so every job it starts) gets: built from an allow-list, never from
  * the service's own environment as a whole, so no job can read the service's secrets. Allowed: PATH, the
  * locale (LANG, LANGUAGE, LC_*), TZ, TERM, USER and LOGNAME, HOME and TMPDIR pointing inside the run, the
- * engine's own settings (STRAND_*), what schedulers, environment managers and container runtimes need to
- * be found and reached (SLURM_CONF, PBS, SGE and LSF locations, MODULEPATH, …), and proxies. Whatever the
- * allow-list says, a name that looks like a secret or the service's own setting is dropped: `SERVICE_*`,
- * `*_API_KEY`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*PASSWD*`, `*CREDENTIAL*`, `DATABASE_URL` and `PG*`
- * (PostgreSQL's client reads its password and server from those). What a pipeline declares for its jobs
- * (a rule's `envvars`) is exported by the job's own text, not taken from the service.
+ * engine's own settings (STRAND_*), what schedulers, environment managers, container runtimes and common
+ * tools need to be found and reached (SLURM_CONF, PBS, SGE and LSF locations, MODULEPATH, CONDA_EXE,
+ * JAVA_HOME, …), and proxies. Whatever the allow-list says, a name that looks like a secret or the
+ * service's own setting is dropped: `SERVICE_*`, `*_API_KEY`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`,
+ * `*PASSWD*`, `*CREDENTIAL*`, `DATABASE_URL` and `PG*` (PostgreSQL's client reads its password and server
+ * from those). What a pipeline declares for its jobs (a rule's `envvars`) is exported by the job's own
+ * text, not taken from the service.
  */
 
 /** Names passed on as they are (when the service has them). */
@@ -41,9 +42,16 @@ const ALLOWED_NAMES = new Set([
   "LMOD_CMD",
   "LMOD_DIR",
   "LMOD_PKG",
-  // Container runtimes: which daemon to talk to.
+  // Container runtimes: which daemon to talk to (rootless podman finds its socket in XDG_RUNTIME_DIR).
   "DOCKER_HOST",
   "CONTAINER_HOST",
+  "XDG_RUNTIME_DIR",
+  // Where common tools are: conda and mamba, Java, and the GPUs a job may use.
+  "CONDA_EXE",
+  "MAMBA_EXE",
+  "MAMBA_ROOT_PREFIX",
+  "JAVA_HOME",
+  "CUDA_VISIBLE_DEVICES",
   // Proxies for downloads (conda, pip, git, image pulls); one carrying a password is dropped below.
   "HTTP_PROXY",
   "HTTPS_PROXY",
