@@ -4,7 +4,8 @@
  * /proc/<service pid>/environ and print the service's secrets gets nothing of them, while it still writes
  * its outputs, reads a declared data folder and has HOME and TMPDIR inside its run. A sandboxed run can be
  * paused, resumed and cancelled, has cpu and memory metrics, and is re-attached after kill -9 of the service;
- * a sandboxed engine that died leaves no lock that would refuse the next run of its pipeline.
+ * in team mode runs are sandboxed by default and one user's job cannot reach another's run; a sandboxed
+ * engine that died leaves no lock that would refuse the next run of its pipeline.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -183,6 +184,55 @@ describe.skipIf(!BWRAP_WORKS)("a job in the sandbox", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(jobStates("end=$((SECONDS+60))")).toEqual([]);
     await second.stop();
+  });
+});
+
+describe.skipIf(!BWRAP_WORKS)("team mode", () => {
+  it("sandboxes runs by default, each user's under their own folder, and one user's job cannot reach another's run", async () => {
+    const data = join(root, "team-data");
+    const served = await serve({ ...SECRETS, SERVICE_MODE: "team", SERVICE_ADMIN_PASSWORD: "team-admin-password", SERVICE_DATA_DIR: data, SERVICE_CONFIG_DIR: configDir, SERVICE_RATE_LIMIT: "0", SERVICE_PUBLIC_URL: "http://127.0.0.1:8080" });
+    services.push(served.process);
+    const request = async (token: string, method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${served.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const signIn = async (username: string, password: string) => {
+      const response = await fetch(`${served.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }) });
+      return ((await response.json()) as { token: string }).token;
+    };
+    const admin = await signIn("admin", "team-admin-password");
+    const alice = (await request(admin, "POST", "/api/users", { username: "alice", password: "alice-password", role: "user" })) as { id: string };
+    await request(admin, "POST", "/api/users", { username: "bob", password: "bob-password", role: "user" });
+    const aliceToken = await signIn("alice", "alice-password");
+    const bobToken = await signIn("bob", "bob-password");
+    const waitEnded = async (id: string) => {
+      for (let tries = 0; tries < 150; tries++) {
+        const run = await request(admin, "GET", `/api/runs/${id}`);
+        if (run.finished_at) return run;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`run ${id} did not end`);
+    };
+    const aliceRun = await request(aliceToken, "POST", "/api/runs", { toml_content: chainPipeline("private", [["keep", "echo alice-private-result > {output[0]}"]]) });
+    const aliceDone = await waitEnded(aliceRun.id as string);
+    expect(aliceDone.status).toBe("completed");
+    // Alice's run lives under her folder (administrators see the path).
+    const aliceWorkspace = join(data, "users", alice.id, "runs", aliceRun.id as string);
+    expect(aliceDone.workspace).toBe(aliceWorkspace);
+    const probe = `{ ls -A ${join(data, "users")}; cat ${join(aliceWorkspace, "keep.txt")}; head -c 64 ${join(data, "strand.db")}; env; } > {output[0]} 2>&1 || true`;
+    const bobRun = await request(bobToken, "POST", "/api/runs", { toml_content: chainPipeline("snoop", [["snoop", probe]]) });
+    const bobDone = await waitEnded(bobRun.id as string);
+    expect(bobDone.status).toBe("completed");
+    const seen = readFileSync(join(bobDone.workspace as string, "snoop.txt"), "utf8");
+    // Bob's job sees only his own folder under users/, and Alice's result is not there for him.
+    expect(seen.split("\n")[0]).toBe(bobRun.owner);
+    expect(seen).toContain(`cat: ${join(aliceWorkspace, "keep.txt")}: No such file or directory`);
+    expect(seen).not.toContain("alice-private-result");
+    expect(seen).not.toContain("SQLite format 3");
+    expect(seen).not.toContain("team-admin-password");
+    for (const value of Object.values(SECRETS)) expect(seen).not.toContain(value);
+    expect(seen).toMatch(/No such file or directory/);
+    await served.stop();
   });
 });
 
