@@ -10,7 +10,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit log, newest first: every state-changing request (administrators) */
+        /** The audit log, newest first: sign-in attempts, refused requests and state-changing requests (administrators), filtered by user, action, result, resource and time */
         get: operations["listAudit"];
         put?: never;
         post?: never;
@@ -1036,10 +1036,15 @@ export interface components {
         AuditEntry: {
             action: string;
             id: string;
+            /** @description the client address (behind a trusted proxy, the address it forwarded) */
             ip: string | null;
+            /** @description the request's X-Request-Id, as in the service's log */
+            request_id: string | null;
             resource: string | null;
             /** @enum {string} */
             result: "success" | "failure" | "denied";
+            /** @description the HTTP status of the answer */
+            status: number;
             time: string;
             user: string | null;
         };
@@ -1920,13 +1925,21 @@ export interface operations {
     listAudit: {
         parameters: {
             query?: {
-                /** @description only this action, e.g. pipeline.create */
+                /** @description only this action, e.g. pipeline.create or auth.login */
                 action?: string;
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page (keep the same filters) */
                 cursor?: string;
                 /** @description page size (default 50) */
                 limit?: number;
-                /** @description only this user's entries */
+                /** @description only entries about this resource, e.g. run/<id> or user/<name> */
+                resource?: string;
+                /** @description only entries with this outcome */
+                result?: "success" | "failure" | "denied";
+                /** @description only entries at or after this time (RFC 3339) */
+                since?: string;
+                /** @description only entries before this time (RFC 3339) */
+                until?: string;
+                /** @description only this user's entries: a user id or a username */
                 user?: string;
             };
             header?: never;
@@ -1944,7 +1957,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPage"];
                 };
             };
-            /** @description a bad limit or cursor */
+            /** @description a bad limit, cursor or result, or a since or until that is not an RFC 3339 time (the message names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6217,7 +6230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            /** @description USER_LIMIT: the caller's active runs (SERVICE_USER_MAX_RUNS) or their jobs at once (SERVICE_USER_MAX_THREADS) would go over the per-user limit (the body names the limit, allowed, in_use and requested); or RATE_LIMITED: too many requests from this client (with Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7131,7 +7144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            /** @description USER_LIMIT: the caller's active runs (SERVICE_USER_MAX_RUNS) or their jobs at once (SERVICE_USER_MAX_THREADS) would go over the per-user limit (the body names the limit, allowed, in_use and requested); or RATE_LIMITED: too many requests from this client (with Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;

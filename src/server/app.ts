@@ -27,6 +27,8 @@ import { templateRoutes } from "./domains/templates/routes.js";
 import { clusterRoutes } from "./domains/cluster/routes.js";
 import { SchedulerReader, type SchedulerReaderOptions } from "./domains/cluster/service.js";
 import { executionRoutes } from "./domains/execution/routes.js";
+import { NO_USER_LIMITS, UserRunLimits, type UserLimits } from "./domains/execution/user-limits.js";
+import { DEFAULT_SIGN_IN_FAILURES, SignInThrottle } from "./domains/auth/sign-in-throttle.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
@@ -101,6 +103,10 @@ export interface AppOptions {
   scheduler?: SchedulerReaderOptions;
   /** How long a sign-in session lasts without use (`SERVICE_SESSION_HOURS`, default 7 days); renewed while used. */
   sessionTtlMs?: number;
+  /** Per-user limits on active runs and their threads (`SERVICE_USER_MAX_RUNS`, `…_THREADS`); default none. */
+  userLimits?: UserLimits;
+  /** Failed sign-ins of one account before attempts are delayed (`SERVICE_SIGNIN_MAX_FAILURES`, default 5; 0 off). */
+  signInFailures?: number;
   /** Sign-in with GitHub and ORCID (`SERVICE_OAUTH_*`); needs `publicUrl` for the callback address. */
   oauth?: OAuthSettings;
   /** How long a sign-in may take at the identity provider (default 10 minutes; tests shorten it). */
@@ -250,7 +256,18 @@ export function createApp(options: AppOptions): ServiceApp {
     requestsTotal++;
     await next();
   });
-  app.route("/", authRoutes({ auth, mode, https, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null }));
+  const throttle = new SignInThrottle({ maxFailures: options.signInFailures ?? DEFAULT_SIGN_IN_FAILURES });
+  app.route(
+    "/",
+    authRoutes({
+      auth,
+      mode,
+      https,
+      clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null,
+      beforeSignIn: (username, address) => throttle.beforeSignIn(username, address),
+      afterSignIn: (username, address, succeeded) => throttle.afterSignIn(username, address, succeeded),
+    }),
+  );
   app.route(
     "/",
     oauthRoutes({
@@ -273,7 +290,8 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));
   const log = (line: string) => logger.info(line);
   const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
-  app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir() }));
+  const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS);
+  app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits }));
   const recovered = supervisor.recover().then(
     (summary) => {
       if (summary.started + summary.attached + summary.finished > 0) log(`runs after restart: ${summary.attached} re-attached, ${summary.finished} finished from their event logs, ${summary.started} started`);

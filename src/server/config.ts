@@ -2,7 +2,7 @@
  * The service's settings from the environment (api-decisions "Names and places" and "Every response"),
  * with command-line flags of `strand serve` taking precedence.
  */
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ServiceMode } from "./app.js";
 import type { EngineLimits } from "./engine-pool.js";
@@ -10,6 +10,8 @@ import { LOG_LEVELS } from "./logger.js";
 import { configDir as licenseConfigDir } from "../license/license.js";
 import { parseDataRoots, SANDBOX_SETTINGS, type SandboxSetting } from "./runner/sandbox.js";
 import type { StorageQuota } from "./store/store.js";
+import type { UserLimits } from "./domains/execution/user-limits.js";
+import { DEFAULT_SIGN_IN_FAILURES } from "./domains/auth/sign-in-throttle.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";
 import { normaliseBasePath } from "./static-content.js";
 import { oauthSettingsFromEnv, type OAuthSettings } from "./domains/auth/oauth-settings.js";
@@ -49,7 +51,11 @@ export interface ServiceConfig {
   sessionTtlMs: number;
   /** `SERVICE_ADMIN_PASSWORD`: creates, or resets the password of, the `admin` account at start (team and hpc modes). */
   adminPassword: string | undefined;
-  /** `SERVICE_OAUTH_<GITHUB|ORCID>_CLIENT_ID` / `_CLIENT_SECRET` / `_BASE_URL` (and `SERVICE_OAUTH_GITHUB_API_URL`): sign-in with GitHub and ORCID. */
+  /** `SERVICE_USER_MAX_RUNS` and `SERVICE_USER_MAX_THREADS` (0: no limit); defaults by mode in `userLimits`. */
+  userLimits: UserLimits;
+  /** `SERVICE_SIGNIN_MAX_FAILURES`: failed sign-ins of one account before further attempts are delayed (default 5, 0 off). */
+  signInFailures: number;
+  /** `SERVICE_OAUTH_<GITHUB|ORCID>_CLIENT_ID` / `_CLIENT_SECRET` / `_BASE_URL` (and `SERVICE_OAUTH_GITHUB_API_URL`): sign-in with GitHub and ORCID (team and hpc modes). */
   oauth: OAuthSettings;
 }
 
@@ -107,6 +113,18 @@ function engineLimits(env: NodeJS.ProcessEnv): Partial<EngineLimits> {
   return limits;
 }
 
+/**
+ * Per-user run limits: none in personal mode; in team mode 4 active runs and as many threads (jobs at once)
+ * as the machine has CPUs; in hpc mode 4 active runs and no thread limit (jobs go to the scheduler, whose
+ * own limits share the cluster).
+ */
+function userLimits(env: NodeJS.ProcessEnv, mode: ServiceMode): UserLimits {
+  return {
+    maxRuns: integer(env.SERVICE_USER_MAX_RUNS, "SERVICE_USER_MAX_RUNS", mode === "personal" ? 0 : 4),
+    maxThreads: integer(env.SERVICE_USER_MAX_THREADS, "SERVICE_USER_MAX_THREADS", mode === "team" ? availableParallelism() : 0),
+  };
+}
+
 /** Reads the settings; an invalid value is an error that names the variable. */
 export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Pick<ServiceConfig, "host" | "port" | "mode">> = {}): ServiceConfig {
   const mode = flags.mode ?? (env.SERVICE_MODE as ServiceMode | undefined) ?? "personal";
@@ -144,7 +162,10 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
       ownerBytes: integer(env.SERVICE_USER_QUOTA_MB, "SERVICE_USER_QUOTA_MB", 500, 1) * 1024 * 1024,
     },
     sessionTtlMs: integer(env.SERVICE_SESSION_HOURS, "SERVICE_SESSION_HOURS", 168, 1) * 3600 * 1000,
+    userLimits: userLimits(env, mode),
+    signInFailures: integer(env.SERVICE_SIGNIN_MAX_FAILURES, "SERVICE_SIGNIN_MAX_FAILURES", DEFAULT_SIGN_IN_FAILURES),
     adminPassword,
-    oauth: oauthSettingsFromEnv(env),
+    // Personal mode has no sign-in: OAuth settings left in the environment neither apply nor stop it.
+    oauth: mode === "personal" ? {} : oauthSettingsFromEnv(env),
   };
 }

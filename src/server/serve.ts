@@ -40,6 +40,8 @@ export async function startService(config: ServiceConfig, version: string): Prom
     runner: { sandbox },
     quota: config.quota,
     sessionTtlMs: config.sessionTtlMs,
+    userLimits: config.userLimits,
+    signInFailures: config.signInFailures,
     oauth: config.oauth,
   });
   let sweep: NodeJS.Timeout | undefined;

@@ -1,12 +1,17 @@
 /**
  * The audit trail: every state-changing `/api` request (POST, PUT, PATCH, DELETE other than the stateless
- * tooling) is appended to the store's audit log once it has been answered, with the acting user, the client
- * address, the outcome (success, failure, or denied for 401/403) and what was done to what. Handlers name
- * the action and resource with `noteAudit`; otherwise the entry says `<METHOD> <path>`. Request bodies are
- * never recorded (a license or a pipeline is not audit material).
+ * tooling), every refused one — 401 and 403 on any method, reads included, and 429 from a per-user limit or
+ * the sign-in throttle — and so every sign-in attempt, is appended to the store's audit log once it has
+ * been answered, with the acting user (null when anonymous), the client address, the request id, the
+ * outcome (success; failure for a wrong password and other errors; denied for other 401s, 403 and 429) and
+ * what was done to what.
+ * Handlers name the action and resource with `noteAudit`; otherwise the entry says `<METHOD> <path>`.
+ * Request bodies, headers and query strings are never recorded (a password, a token, a license or a
+ * pipeline is not audit material).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { callerOf } from "../caller.js";
+import { ServiceError } from "../errors.js";
 import type { AuditResult, Store } from "../store/store.js";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -32,9 +37,14 @@ export interface AuditOptions {
   warn?: (line: string) => void;
 }
 
-function resultOf(status: number): AuditResult {
-  if (status === 401 || status === 403) return "denied";
-  return status < 400 ? "success" : "failure";
+/** Refusals: no or bad credentials, a role or origin not allowed, a limit reached. */
+const DENIED = new Set([401, 403, 429]);
+
+/** The outcome: a wrong password (AUTH_FAILED) is a failed attempt; other 401s, 403s and 429s are refusals. */
+function resultOf(c: Context): AuditResult {
+  if (c.error instanceof ServiceError && c.error.code === "AUTH_FAILED") return "failure";
+  if (DENIED.has(c.res.status)) return "denied";
+  return c.res.status < 400 ? "success" : "failure";
 }
 
 /** The audit middleware. */
@@ -43,7 +53,10 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const path = new URL(c.req.url).pathname;
-    if (!MUTATING.has(c.req.method) || !path.startsWith("/api/") || options.stateless.test(path)) return;
+    if (!path.startsWith("/api/")) return;
+    // A refused request is recorded whatever its method; of the rest, only what may change something.
+    const refused = c.res.status === 401 || c.res.status === 403;
+    if (!refused && (!MUTATING.has(c.req.method) || options.stateless.test(path))) return;
     const note = c.get("audit") as AuditNote | undefined;
     try {
       await options.store.appendAudit({
@@ -51,7 +64,7 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
         method: c.req.method,
         path,
         status: c.res.status,
-        result: resultOf(c.res.status),
+        result: resultOf(c),
         action: note?.action,
         resource: note?.resource ?? null,
         ip: options.clientAddress(c) ?? null,

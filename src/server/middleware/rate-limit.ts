@@ -1,7 +1,7 @@
 /**
  * The rate limiter: at most N requests per client in any 60-second sliding window. The client address is
- * the transport peer, unless that peer is a proxy named in `SERVICE_TRUSTED_PROXY`; then the first
- * `X-Forwarded-For` entry (or `X-Real-IP`) counts. IPv6 clients are counted by their /64 network (one
+ * the transport peer, unless that peer is a proxy named in `SERVICE_TRUSTED_PROXY`; then the right-most
+ * `X-Forwarded-For` entry that is not a trusted proxy (or `X-Real-IP`) counts (see `clientAddress`). IPv6 clients are counted by their /64 network (one
  * subscriber gets a whole /64, so counting single addresses would let one client rotate through them).
  * Keys whose window has passed are evicted every 1024 checks, so there is no background timer.
  */
@@ -76,12 +76,36 @@ export function isTrustedProxy(peer: string | undefined, trustedProxies: readonl
   return peer !== undefined && trustedProxies.length > 0 && trustedProxies.includes(peer.replace(/^::ffff:/, ""));
 }
 
-/** The client address the limiter counts, honouring forwarding headers only from trusted proxies. */
+/** An address from a forwarding header without brackets or a port (`[::1]:80`, `10.0.0.1:5000`); undefined when it is no IP address. */
+function forwardedAddress(entry: string): string | undefined {
+  let address = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
+  return isIP(address) ? address : undefined;
+}
+
+/**
+ * The client address of a request: the transport peer, unless that peer is a trusted proxy. Behind trusted
+ * proxies it is the right-most `X-Forwarded-For` entry that is not itself a trusted proxy (each proxy appends
+ * the peer it saw, so entries left of that were written by the client and prove nothing), or `X-Real-IP`
+ * when there is no `X-Forwarded-For`. A malformed entry where the client should be leaves the peer.
+ */
 export function clientAddress(c: Context, peer: string | undefined, trustedProxies: string[]): string {
   const address = peer ?? "unknown";
   if (!isTrustedProxy(peer, trustedProxies)) return address;
-  const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
-  return forwarded || c.req.header("X-Real-IP")?.trim() || address;
+  const header = c.req.header("X-Forwarded-For");
+  if (header === undefined) {
+    const real = c.req.header("X-Real-IP");
+    return (real === undefined ? undefined : forwardedAddress(real)) ?? address;
+  }
+  const entries = header.split(",").filter((entry) => entry.trim() !== "");
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = forwardedAddress(entries[index]!);
+    if (entry === undefined) return address;
+    if (!isTrustedProxy(entry, trustedProxies) || index === 0) return entry;
+  }
+  return address;
 }
 
 /** What the limiter counts a client address as: an IPv6 address by its /64 network, anything else as it is. */

@@ -34,6 +34,9 @@ import { runReport } from "./report-view.js";
 
 const TAGS = ["runs"];
 const notFound = failureResponse("no such run (or not yours)");
+const userLimitResponse = failureResponse(
+  "USER_LIMIT: the caller's active runs (SERVICE_USER_MAX_RUNS) or their jobs at once (SERVICE_USER_MAX_THREADS) would go over the per-user limit (the body names the limit, allowed, in_use and requested); or RATE_LIMITED: too many requests from this client (with Retry-After)",
+);
 
 const createRunRoute = createRoute({
   method: "post",
@@ -48,6 +51,7 @@ const createRunRoute = createRoute({
     400: jsonResponse(RunRefusal, "MISSING_FIELD, BAD_REQUEST, VALIDATE_ERROR (with findings) or RUN_ERROR (a target this server cannot use)"),
     404: failureResponse("pipeline_id names no pipeline you can read"),
     409: jsonResponse(RunConflict, "CONFLICT: another run of this saved pipeline is working in its shared workspace (running_run names it); wait, cancel it, or send fresh: true"),
+    429: userLimitResponse,
   },
 });
 
@@ -115,6 +119,7 @@ const control = (action: "cancel" | "pause" | "resume" | "retry", summary: strin
       [action === "retry" ? 201 : 200]: jsonResponse(RunSchema, action === "retry" ? "the new run" : "the run"),
       400: failureResponse(action === "retry" ? "RETRY_ERROR: the run's state does not allow it" : "RUN_ERROR: the run's state does not allow it"),
       404: notFound,
+      ...(action === "retry" ? { 429: userLimitResponse } : {}),
     },
   });
 

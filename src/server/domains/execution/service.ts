@@ -25,6 +25,7 @@ import { readable } from "../pipelines/service.js";
 import { validateForRun, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
 import { ownWorkspace, pipelineWorkspace } from "./run-workspaces.js";
+import type { UserRunLimits } from "./user-limits.js";
 
 /** What the run operations need. */
 export interface ExecutionContext {
@@ -33,6 +34,8 @@ export interface ExecutionContext {
   supervisor: RunSupervisor;
   /** Run workspaces are made under `<dataDir>/users/<owner>/` (see `run-workspaces.ts`). */
   dataDir: string;
+  /** Per-user limits on active runs and their threads (none when absent). */
+  limits?: UserRunLimits;
 }
 
 /** The body of POST /api/runs (after schema validation): the pipeline, and how to run it. */
@@ -146,8 +149,14 @@ async function claimSharedWorkspace(context: ExecutionContext, workspace: string
   }
 }
 
-/** Writes the run's request beside it, records the run (queued), announces it and hands it to the supervisor. */
+/** Queues a run within its owner's limits on runs and threads (429 USER_LIMIT beyond them). */
 async function queueRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of"> & { workspace: string }): Promise<RunView> {
+  if (!context.limits) return recordRun(context, request, fields);
+  return context.limits.admit(fields.owner, fields.id, request, () => recordRun(context, request, fields));
+}
+
+/** Writes the run's request beside it, records the run (queued), announces it and hands it to the supervisor. */
+async function recordRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of"> & { workspace: string }): Promise<RunView> {
   const files = runFiles(fields.workspace, fields.id);
   mkdirSync(files.dir, { recursive: true });
   writeFileSync(files.request, `${JSON.stringify(request, null, 2)}\n`);

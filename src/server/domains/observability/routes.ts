@@ -11,6 +11,7 @@ import { PathPrivacy } from "../../path-privacy.js";
 import type { Store } from "../../store/store.js";
 import { MetricsCollector, systemDocument, type MetricSources } from "./metrics.js";
 import type { ServiceMetrics } from "./prometheus.js";
+import { auditEntryView, auditQuery } from "./audit-listing.js";
 import { AuditPage, AuditQuerySchema, HealthDocument } from "./schemas.js";
 import { healthDocument, type HealthContext } from "./service.js";
 
@@ -93,11 +94,11 @@ const auditRoute = createRoute({
   path: "/api/audit",
   operationId: "listAudit",
   tags: ["observability"],
-  summary: "The audit log, newest first: every state-changing request (administrators)",
+  summary: "The audit log, newest first: sign-in attempts, refused requests and state-changing requests (administrators), filtered by user, action, result, resource and time",
   request: { query: AuditQuerySchema },
   responses: {
     200: { description: "one page of audit entries", content: { "application/json": { schema: AuditPage } } },
-    400: failureResponse("a bad limit or cursor"),
+    400: failureResponse("a bad limit, cursor or result, or a since or until that is not an RFC 3339 time (the message names it)"),
     403: failureResponse("the caller is not an administrator"),
   },
 });
@@ -131,9 +132,8 @@ export function observabilityRoutes(context: ObservabilityContext, sources: Metr
   });
   router.openapi(auditRoute, async (c) => {
     if (!callerOf(c).admin) throw new ServiceError(403, "ACCESS_DENIED", "the audit log is for administrators");
-    const query = c.req.valid("query");
-    const page = await context.store.listAudit({ limit: query.limit, cursor: query.cursor, user: query.user, action: query.action });
-    return c.json({ items: page.items.map(({ id, time, actor, action, resource, result, ip }) => ({ id, time, user: actor, action, resource, result, ip })), next_cursor: page.next_cursor }, 200);
+    const page = await context.store.listAudit(await auditQuery(context.store, c.req.valid("query")));
+    return c.json({ items: page.items.map(auditEntryView), next_cursor: page.next_cursor }, 200);
   });
   router.openapi(metricsRoute, async (c) => {
     if (wantsPrometheus(c.req.valid("query").format, c.req.header("Accept") ?? "")) {

@@ -24,11 +24,18 @@ export const HealthDocument = z
   })
   .openapi("Health");
 
+/** An RFC 3339 time in a query (checked by the handler, which names the field in its 400). */
+const QueryTime = (description: string) => z.string().max(64).optional().openapi({ description, format: "date-time", example: "2025-01-31T00:00:00Z" });
+
 export const AuditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "page size (default 50)" }),
-  cursor: z.string().max(512).optional().openapi({ description: "next_cursor of the previous page" }),
-  user: z.string().max(256).optional().openapi({ description: "only this user's entries" }),
-  action: z.string().max(256).optional().openapi({ description: "only this action, e.g. pipeline.create" }),
+  cursor: z.string().max(512).optional().openapi({ description: "next_cursor of the previous page (keep the same filters)" }),
+  user: z.string().max(256).optional().openapi({ description: "only this user's entries: a user id or a username" }),
+  action: z.string().max(256).optional().openapi({ description: "only this action, e.g. pipeline.create or auth.login" }),
+  result: z.enum(["success", "failure", "denied"]).optional().openapi({ description: "only entries with this outcome" }),
+  resource: z.string().max(512).optional().openapi({ description: "only entries about this resource, e.g. run/<id> or user/<name>" }),
+  since: QueryTime("only entries at or after this time (RFC 3339)"),
+  until: QueryTime("only entries before this time (RFC 3339)"),
 });
 
 export const AuditEntrySchema = z
@@ -39,7 +46,9 @@ export const AuditEntrySchema = z
     action: z.string(),
     resource: z.string().nullable(),
     result: z.enum(["success", "failure", "denied"]),
-    ip: z.string().nullable(),
+    ip: z.string().nullable().openapi({ description: "the client address (behind a trusted proxy, the address it forwarded)" }),
+    status: z.number().int().openapi({ description: "the HTTP status of the answer" }),
+    request_id: z.string().nullable().openapi({ description: "the request's X-Request-Id, as in the service's log" }),
   })
   .openapi("AuditEntry");
 
