@@ -213,8 +213,10 @@ export class RunSupervisor {
       }
       // File descriptors, not execa's `{file}` (which pipes through this process): the engine must keep
       // writing its output when the service is gone.
-      // The engine's home and temporary folders are the run's own: nothing of the service's account.
-      const folders = { home: join(files.dir, "home"), tmp: join(files.dir, "tmp") };
+      // The engine's home and temporary folders are inside the run: nothing of the service's account. HOME is
+      // the workspace's, so what tools keep there (conda environments, caches) serves the next run of a
+      // saved pipeline too; the temporary folder is this run's.
+      const folders = { home: join(files.workspace, ".strand", "home"), tmp: join(files.dir, "tmp") };
       mkdirSync(folders.home, { recursive: true });
       mkdirSync(folders.tmp, { recursive: true });
       // The extras configured for engines are chosen for them, so they pass (secret-looking names still do not).

@@ -138,7 +138,7 @@ describe.skipIf(!BWRAP_WORKS)("a job in the sandbox", () => {
     // What the job may do: read the declared data folder, write its run, use HOME and TMPDIR inside the run.
     expect(found.get("data-root")).toContain("data-root-content");
     const runFolder = join(workspaceOf(run), ".strand", "runs", id);
-    expect(found.get("places")).toContain(`HOME=${join(runFolder, "home")}`);
+    expect(found.get("places")).toContain(`HOME=${join(workspaceOf(run), ".strand", "home")}`);
     expect(found.get("places")).toContain(`TMPDIR=${join(runFolder, "tmp")}`);
     expect(found.get("places")).toContain("tmp-writable");
     expect(existsSync(join(runFolder, "tmp", "scratch"))).toBe(true);
