@@ -6,12 +6,17 @@
  * for it to the service, as a reverse proxy would, which also shows the redirect URI comes from the
  * configuration and never from the Host the service was reached at.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthSettingsFromEnv } from "../../../../src/server/domains/auth/oauth-settings.js";
 import { AuthService } from "../../../../src/server/domains/auth/service.js";
 import { serviceConfig } from "../../../../src/server/config.js";
 import { startIdentityProvider, type IdentityProvider } from "../../../support/identity-provider.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
+import { runStrand } from "../../../support/strand-cli.js";
+import { serve } from "../../../support/strand-serve.js";
 
 const PUBLIC_URL = "http://strand.test";
 const ADMIN_PASSWORD = "admin-password-for-oauth-tests";
@@ -276,18 +281,19 @@ describe("sign-in with GitHub and ORCID (team mode, local identity providers)", 
     expect(tampered.location).toBe("/?auth_error=BAD_REQUEST&auth_reason=state_tampered&auth_provider=github");
   });
 
-  it("a code presented with another sign-in's PKCE verifier is refused by the provider and answers AUTH_FAILED", async () => {
+  it.each(["github", "orcid"] as const)("a code presented with another sign-in's PKCE verifier is refused by %s and answers AUTH_FAILED", async (provider) => {
     // The attacker starts a sign-in and obtains a code bound to their own challenge...
     const attacker = new Browser(service.url);
-    const attackerAuthorize = await attacker.get("/api/auth/oauth/github/authorize");
+    const attackerAuthorize = await attacker.get(`/api/auth/oauth/${provider}/authorize`);
     const attackerCode = new URL((await attacker.get(attackerAuthorize.location!)).location!).searchParams.get("code")!;
     // ...and injects it into the victim's callback (whose state and cookie are the victim's own).
     const victim = new Browser(service.url);
-    const victimAuthorize = await victim.get("/api/auth/oauth/github/authorize");
+    const victimAuthorize = await victim.get(`/api/auth/oauth/${provider}/authorize`);
     const victimState = new URL(victimAuthorize.location!).searchParams.get("state")!;
-    const injected = await victim.get(`/api/auth/oauth/github/callback?code=${attackerCode}&state=${victimState}`);
+    const injected = await victim.get(`/api/auth/oauth/${provider}/callback?code=${attackerCode}&state=${victimState}`);
     expect(injected.status).toBe(302);
-    expect(injected.location).toBe("/?auth_error=AUTH_FAILED&auth_reason=invalid_grant&auth_provider=github");
+    // GitHub answers the refusal with 200 and an error field, ORCID with 400: both are AUTH_FAILED.
+    expect(injected.location).toBe(`/?auth_error=AUTH_FAILED&auth_reason=invalid_grant&auth_provider=${provider}`);
     expect(injected.setCookies.some((line) => line.startsWith("session="))).toBe(false);
     expect((await me(victim)).status).toBe(401);
     expect(service.lines).toContain("warn identity provider refused the code");
@@ -353,11 +359,13 @@ describe("sign-in with a provider: configuration", () => {
     } catch (error) {
       expect((error as Error).message).not.toContain("very-secret-value");
     }
-    expect(() => serviceConfig({ SERVICE_PUBLIC_URL: PUBLIC_URL, SERVICE_OAUTH_ORCID_CLIENT_ID: "id" })).toThrow(/SERVICE_OAUTH_ORCID_CLIENT_SECRET/);
+    expect(() => serviceConfig({ SERVICE_MODE: "team", SERVICE_PUBLIC_URL: PUBLIC_URL, SERVICE_OAUTH_ORCID_CLIENT_ID: "id" })).toThrow(/SERVICE_OAUTH_ORCID_CLIENT_SECRET/);
     const config = serviceConfig({ ...env, SERVICE_PUBLIC_URL: PUBLIC_URL });
     expect(config.oauth.github).toMatchObject({ clientId: "id", baseUrl: "https://github.com", apiUrl: "https://api.github.com" });
     expect(config.oauth.orcid).toBeUndefined();
     expect(JSON.stringify(config)).not.toContain("very-secret-value");
+    // Personal mode has no sign-in: the same settings neither apply nor stop it.
+    expect(serviceConfig({ ...env, SERVICE_MODE: "personal" }).oauth).toEqual({});
   });
 
   it("a provider that is not configured answers 404 naming its variables; personal mode has no OAuth routes", async () => {
@@ -406,5 +414,57 @@ describe("sign-in with a provider: configuration", () => {
       await service.close();
       await github.close();
     }
+  });
+});
+
+describe("sign-in with GitHub through `strand serve` and its environment", () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), "strand-oauth-serve-"));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("SERVICE_OAUTH_GITHUB_* and SERVICE_PUBLIC_URL switch GitHub sign-in on; the client secret is nowhere in the output", async () => {
+    const github = await startIdentityProvider("github", `${PUBLIC_URL}/api/auth/oauth/github/callback`);
+    const served = await serve({
+      SERVICE_MODE: "team",
+      SERVICE_SANDBOX: "off",
+      SERVICE_DATA_DIR: join(folder, "data"),
+      SERVICE_CONFIG_DIR: join(folder, "config"),
+      SERVICE_LOG_LEVEL: "debug",
+      SERVICE_PUBLIC_URL: PUBLIC_URL,
+      SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId,
+      SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret,
+      SERVICE_OAUTH_GITHUB_BASE_URL: github.url,
+    });
+    try {
+      const browser = new Browser(served.url);
+      expect((await browser.get("/api/auth/providers")).body).toEqual({ password: true, oauth: [{ id: "github", name: "GitHub", authorize_url: "/api/auth/oauth/github/authorize" }] });
+      github.signInAs({ id: 4242, login: "serve-octocat" });
+      const { callback } = await signIn(browser, "github");
+      expect(callback.location).toBe("/");
+      expect((await me(browser)).user).toMatchObject({ username: "serve-octocat", role: "user" });
+    } finally {
+      await served.stop();
+      await github.close();
+    }
+    const output = await served.process;
+    expect(`${String(output.stdout)}${String(output.stderr)}`).not.toContain(github.clientSecret);
+  });
+
+  it("a client id without SERVICE_PUBLIC_URL stops the start with a message naming it, never the secret", async () => {
+    const result = await runStrand(["serve", "-p", "0"], {
+      env: {
+        SERVICE_MODE: "team",
+        SERVICE_SANDBOX: "off",
+        SERVICE_DATA_DIR: join(folder, "refused"),
+        SERVICE_PUBLIC_URL: "",
+        SERVICE_OAUTH_GITHUB_CLIENT_ID: "some-client",
+        SERVICE_OAUTH_GITHUB_CLIENT_SECRET: "never-print-this-secret",
+      },
+    });
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toMatch(/SERVICE_PUBLIC_URL/);
+    expect(`${result.stdout}${result.stderr}`).not.toContain("never-print-this-secret");
   });
 });
