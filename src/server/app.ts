@@ -40,6 +40,9 @@ import { authRoutes } from "./domains/auth/routes.js";
 import { oauthRoutes } from "./domains/auth/oauth-routes.js";
 import type { OAuthSettings } from "./domains/auth/oauth-settings.js";
 import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
+
+// Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
+export { AuthService, prepareAccounts } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { callerOf } from "./caller.js";
