@@ -3,15 +3,21 @@
  * running and paused runs, SERVICE_USER_MAX_THREADS the jobs at once those runs may use (each run's `jobs`,
  * not its rules' threads); over a limit is 429 USER_LIMIT naming the limit, the use and the setting, and is
  * audited as denied. Two requests at once cannot both take the last slot; retries count; administrators are
- * held to the limits too; other users are not affected.
+ * held to the limits too; other users are not affected. The settings and their defaults by mode, and
+ * `strand serve` applying them (and SERVICE_SIGNIN_MAX_FAILURES).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { serviceConfig } from "../../../../src/server/config.js";
 import type { UserLimits } from "../../../../src/server/domains/execution/user-limits.js";
 import type { Store } from "../../../../src/server/store/store.js";
 import { chainPipeline } from "../../../support/run-client.js";
 import { serviceStores } from "../../../support/service-stores.js";
 import { assertBuilt } from "../../../support/strand-cli.js";
-import { startTeamService, type TeamService } from "../../../support/team-service.js";
+import { serve } from "../../../support/strand-serve.js";
+import { send, startTeamService, type TeamService } from "../../../support/team-service.js";
 
 assertBuilt();
 
@@ -123,6 +129,49 @@ describe("SERVICE_USER_MAX_THREADS", () => {
     expect(tooWide.body.message).toContain("this run asks for 5 jobs at once");
     expect(tooWide.body.suggestion).toContain('"jobs": 4 or fewer');
     expect((await service.call("other", "POST", "/api/runs", { body: { toml_content: WIDE, jobs: 4 } })).status).toBe(201);
+  });
+});
+
+describe("the settings", () => {
+  it("default to 4 runs and the CPU count in team mode, 4 runs and no thread limit in hpc mode, none in personal mode; a bad value names the variable", () => {
+    const team = serviceConfig({ SERVICE_MODE: "team" }).userLimits;
+    expect(team.maxRuns).toBe(4);
+    expect(team.maxThreads).toBeGreaterThanOrEqual(1);
+    expect(serviceConfig({ SERVICE_MODE: "hpc" }).userLimits).toEqual({ maxRuns: 4, maxThreads: 0 });
+    expect(serviceConfig({}).userLimits).toEqual({ maxRuns: 0, maxThreads: 0 });
+    expect(serviceConfig({ SERVICE_MODE: "team", SERVICE_USER_MAX_RUNS: "0", SERVICE_USER_MAX_THREADS: "32" }).userLimits).toEqual({ maxRuns: 0, maxThreads: 32 });
+    expect(serviceConfig({}).signInFailures).toBe(5);
+    expect(() => serviceConfig({ SERVICE_USER_MAX_RUNS: "many" })).toThrow(/SERVICE_USER_MAX_RUNS/);
+    expect(() => serviceConfig({ SERVICE_USER_MAX_THREADS: "-1" })).toThrow(/SERVICE_USER_MAX_THREADS/);
+    expect(() => serviceConfig({ SERVICE_SIGNIN_MAX_FAILURES: "1.5" })).toThrow(/SERVICE_SIGNIN_MAX_FAILURES/);
+  });
+
+  it("strand serve applies SERVICE_USER_MAX_RUNS and SERVICE_SIGNIN_MAX_FAILURES from the environment", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "strand-limits-serve-"));
+    const served = await serve({
+      SERVICE_MODE: "team",
+      SERVICE_SANDBOX: "off",
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_ADMIN_PASSWORD: "limits-admin-password",
+      SERVICE_USER_MAX_RUNS: "1",
+      SERVICE_SIGNIN_MAX_FAILURES: "1",
+      SERVICE_RATE_LIMIT: "0",
+    });
+    try {
+      expect((await send(served.url, "POST", "/api/auth/login", { body: { username: "admin", password: "wrong-password-1" } })).status).toBe(401);
+      expect((await send(served.url, "POST", "/api/auth/login", { body: { username: "admin", password: "limits-admin-password" } })).body).toMatchObject({ code: "RATE_LIMITED" });
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const token = (await send(served.url, "POST", "/api/auth/login", { body: { username: "admin", password: "limits-admin-password" } })).body.token as string;
+      const first = await send(served.url, "POST", "/api/runs", { token, body: { toml_content: SLEEPY } });
+      expect(first.status).toBe(201);
+      const second = await send(served.url, "POST", "/api/runs", { token, body: { toml_content: SLEEPY } });
+      expect(second.status).toBe(429);
+      expect(second.body.message).toContain("SERVICE_USER_MAX_RUNS=1");
+      expect((await send(served.url, "POST", `/api/runs/${first.body.id}/cancel`, { token })).status).toBe(200);
+    } finally {
+      await served.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
