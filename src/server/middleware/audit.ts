@@ -5,7 +5,8 @@
  * been answered, with the acting user (null when anonymous), the client address, the request id, the
  * outcome (success; failure for a wrong password and other errors; denied for other 401s, 403 and 429) and
  * what was done to what.
- * Handlers name the action and resource with `noteAudit`; otherwise the entry says `<METHOD> <path>`.
+ * Handlers name the action and resource with `noteAudit` (which also records a read, such as the callback
+ * of a sign-in with an identity provider); otherwise the entry says `<METHOD> <path>`.
  * Request bodies, headers and query strings are never recorded (a password, a token, a license or a
  * pipeline is not audit material).
  */
@@ -20,11 +21,16 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export interface AuditNote {
   action: string;
   resource?: string;
+  /** The outcome, when the status does not tell it (a refused sign-in that answers with a redirect). */
+  result?: AuditResult;
 }
 
-/** Names the action and resource of the request being handled (e.g. `pipeline.create`, `pipeline/<id>`). */
-export function noteAudit(c: Context, action: string, resource?: string): void {
-  c.set("audit", { action, resource } satisfies AuditNote);
+/**
+ * Names the action and resource of the request being handled (e.g. `pipeline.create`, `pipeline/<id>`); a
+ * request so named is recorded whatever its method (a sign-in through an identity provider is a GET).
+ */
+export function noteAudit(c: Context, action: string, resource?: string, result?: AuditResult): void {
+  c.set("audit", { action, resource, result } satisfies AuditNote);
 }
 
 export interface AuditOptions {
@@ -54,17 +60,17 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
     await next();
     const path = new URL(c.req.url).pathname;
     if (!path.startsWith("/api/")) return;
-    // A refused request is recorded whatever its method; of the rest, only what may change something.
-    const refused = c.res.status === 401 || c.res.status === 403;
-    if (!refused && (!MUTATING.has(c.req.method) || options.stateless.test(path))) return;
     const note = c.get("audit") as AuditNote | undefined;
+    // A refused request, and one its handler named, is recorded whatever its method; of the rest, only what may change something.
+    const refused = c.res.status === 401 || c.res.status === 403;
+    if (!refused && note === undefined && (!MUTATING.has(c.req.method) || options.stateless.test(path))) return;
     try {
       await options.store.appendAudit({
         actor: callerOf(c).id || null,
         method: c.req.method,
         path,
         status: c.res.status,
-        result: resultOf(c),
+        result: note?.result ?? resultOf(c),
         action: note?.action,
         resource: note?.resource ?? null,
         ip: options.clientAddress(c) ?? null,

@@ -205,7 +205,7 @@ export function oauthRoutes(options: OAuthRouteOptions): OpenAPIHono {
     c.header("Set-Cookie", clearedStateCookie(callbackPath(provider.id), secure), { append: true });
     c.header("Cache-Control", "no-store");
     const refuse = (code: "BAD_REQUEST" | "AUTH_FAILED", reason: string) => {
-      noteAudit(c, "auth.oauth.refused", `oauth/${provider.id}`);
+      noteAudit(c, "auth.oauth.refused", `oauth/${provider.id}`, "failure");
       options.logger.warn({ provider: provider.id, reason }, "sign-in with an identity provider refused");
       const params = new URLSearchParams({ auth_error: code, auth_reason: reason, auth_provider: provider.id });
       return c.redirect(`${inApp("/")}?${params}`, 302) as never;

@@ -7,11 +7,13 @@
  * Against a real team-mode service on a socket (the transport peer is 127.0.0.1).
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { oauthSettingsFromEnv } from "../../../../src/server/domains/auth/oauth-settings.js";
 import { AuthService } from "../../../../src/server/domains/auth/service.js";
 import { SignInThrottle } from "../../../../src/server/domains/auth/sign-in-throttle.js";
 import type { AppOptions } from "../../../../src/server/app.js";
 import type { AuditEntry } from "../../../../src/server/store/store.js";
 import type { LooseJson } from "../../../support/loose-json.js";
+import { startIdentityProvider } from "../../../support/identity-provider.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
 
 const PASSWORD = "correct-horse-battery";
@@ -156,6 +158,37 @@ describe("sign-in attempts in the audit log", () => {
     }
     // The request id is the one the service answered with and logged.
     expect(service.logText()).toContain(rows[0]!.detail);
+  });
+});
+
+describe("sign-ins through an identity provider in the audit log", () => {
+  it("records a sign-in with GitHub (a GET callback answered with a redirect) as success with the account, and a refused callback as failure", async () => {
+    const publicUrl = "http://strand.test";
+    const github = await startIdentityProvider("github", `${publicUrl}/api/auth/oauth/github/callback`);
+    try {
+      const oauth = oauthSettingsFromEnv({ SERVICE_PUBLIC_URL: publicUrl, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url });
+      const service = await teamService({ publicUrl, oauth });
+      github.signInAs({ id: 4242, login: "octo" });
+      const authorize = await fetch(`${service.url}/api/auth/oauth/github/authorize`, { redirect: "manual" });
+      const stateCookie = authorize.headers.getSetCookie().find((line) => line.startsWith("oauth_state="))!.split(";")[0]!;
+      const atProvider = await fetch(authorize.headers.get("location")!, { redirect: "manual" });
+      const back = new URL(atProvider.headers.get("location")!);
+      const callback = await fetch(`${service.url}${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie: stateCookie } });
+      expect(callback.status).toBe(302);
+      expect(callback.headers.getSetCookie().some((line) => line.startsWith("session="))).toBe(true);
+      // The same callback again has no state cookie any more: refused.
+      expect((await fetch(`${service.url}${back.pathname}${back.search}`, { redirect: "manual" })).status).toBe(302);
+
+      const rows = (await auditRows(service)).filter((row) => row.action.startsWith("auth.oauth"));
+      const account = (await service.store.listUsers()).find((user) => user.username === "octo")!;
+      expect(rows.map((row) => [row.action, row.result, row.actor, row.resource, row.ip])).toEqual([
+        ["auth.oauth.signup", "success", account.id, `user/${account.id}`, "127.0.0.1"],
+        ["auth.oauth.refused", "failure", null, "oauth/github", "127.0.0.1"],
+      ]);
+      expect(JSON.stringify(rows)).not.toContain(back.searchParams.get("code")!);
+    } finally {
+      await github.close();
+    }
   });
 });
 
