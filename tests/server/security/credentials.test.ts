@@ -148,11 +148,15 @@ describe("credentials in team mode", () => {
     expect(find("POST", "/api/auth/login")).toMatchObject({ status: 401, result: "failure" });
   });
 
-  it("14.1 #12: installing a license is for administrators only", async () => {
+  it("14.1 #12: installing a license is for administrators only; 14.1 #9: the license text never lands in the audit log", async () => {
+    const text = "-----BEGIN LICENSE----- license-body-that-stays-out-of-the-audit";
     for (const who of ["user", "other", "viewer"] as const) {
-      const answer = await team.call(who, "POST", "/api/license/upload", { body: { license_data: "-----BEGIN LICENSE-----" } });
+      const answer = await team.call(who, "POST", "/api/license/upload", { body: { license_data: text } });
       expect(answer.status, who).toBe(403);
     }
+    expect((await team.call("admin", "POST", "/api/license/upload", { body: { license_data: text } })).status).toBe(400);
+    expect(JSON.stringify((await team.service.store.listAudit({ limit: 500 })).items)).not.toContain("license-body-that-stays-out-of-the-audit");
+    expect(team.service.logText()).not.toContain("license-body-that-stays-out-of-the-audit");
   });
 
   it("tokens and passwords never reach the log, an audit row, a URL or an error message", async () => {
