@@ -3,11 +3,38 @@
  * `retry in <N>s`, forwarding headers believed only from trusted proxies, eviction without a timer.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { limiterKey, SlidingWindowLimiter } from "../../../src/server/middleware/rate-limit.js";
+import { Hono } from "hono";
+import { clientAddress, limiterKey, SlidingWindowLimiter } from "../../../src/server/middleware/rate-limit.js";
 import { startTestService, type TestService } from "../../support/service-harness.js";
 
 const services: TestService[] = [];
 afterAll(() => Promise.all(services.map((service) => service.close())));
+
+describe("clientAddress", () => {
+  /** The address `clientAddress` finds for a request from `peer` with these headers. */
+  async function addressOf(peer: string, trusted: string[], headers: Record<string, string>): Promise<string> {
+    const app = new Hono();
+    app.get("/", (c) => c.text(clientAddress(c, peer, trusted)));
+    return (await app.request("/", { headers })).text();
+  }
+
+  it("is the transport peer when the peer is not a trusted proxy, whatever the forwarding headers say (predecessor 14.1 #7)", async () => {
+    expect(await addressOf("203.0.113.9", [], { "X-Forwarded-For": "10.0.0.1", "X-Real-IP": "10.0.0.2" })).toBe("203.0.113.9");
+    expect(await addressOf("203.0.113.9", ["127.0.0.1"], { "X-Forwarded-For": "10.0.0.1" })).toBe("203.0.113.9");
+  });
+
+  it("behind trusted proxies is the right-most X-Forwarded-For entry that is not a trusted proxy, ports and brackets stripped", async () => {
+    const trusted = ["127.0.0.1", "10.0.0.5"];
+    expect(await addressOf("127.0.0.1", trusted, { "X-Forwarded-For": "6.6.6.6, 192.0.2.44, 10.0.0.5" })).toBe("192.0.2.44");
+    expect(await addressOf("::ffff:127.0.0.1", trusted, { "X-Forwarded-For": "192.0.2.44:51234" })).toBe("192.0.2.44");
+    expect(await addressOf("127.0.0.1", trusted, { "X-Forwarded-For": "[2001:db8::7]:443" })).toBe("2001:db8::7");
+    expect(await addressOf("127.0.0.1", trusted, { "X-Forwarded-For": "10.0.0.5" })).toBe("10.0.0.5");
+    expect(await addressOf("127.0.0.1", trusted, { "X-Real-IP": "192.0.2.50" })).toBe("192.0.2.50");
+    // What stands where the client should be is not an address: the peer, not the text.
+    expect(await addressOf("127.0.0.1", trusted, { "X-Forwarded-For": "192.0.2.44, <script>" })).toBe("127.0.0.1");
+    expect(await addressOf("127.0.0.1", trusted, { "X-Real-IP": "unknown" })).toBe("127.0.0.1");
+  });
+});
 
 describe("SlidingWindowLimiter", () => {
   it("allows N requests in any window and says how long to wait", () => {
