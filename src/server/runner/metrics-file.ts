@@ -3,7 +3,8 @@
  * processes}`, kept to a cap of lines (specification: 2000; appends rewrite by truncation only past the
  * cap). The file has one writer, the run's supervisor; readers (the status view) may read it at any time.
  */
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { assertLinkFree, openLinkFree } from "./link-guard.js";
 
 /** One tick of a run's resource use, as stored: CPU in percent of one core, memory in MB. */
 export interface MetricsSample {
@@ -38,10 +39,14 @@ export class MetricsFile {
   /** The file ends in a line without its newline (a writer died mid-write); the next append ends it. */
   private tornTail: boolean;
 
+  /** The workspace the file is in: jobs write there too, so no write may follow a link (see link-guard.ts). */
+  private readonly root: string | undefined;
+
   constructor(
     readonly path: string,
-    options: { cap?: number } = {},
+    options: { cap?: number; root?: string } = {},
   ) {
+    this.root = options.root;
     this.cap = Math.max(1, Math.floor(options.cap ?? DEFAULT_CAP));
     this.keep = Math.max(1, Math.floor((this.cap * 3) / 4));
     // A supervisor re-attached to a run continues the count where the previous one left it.
@@ -65,25 +70,37 @@ export class MetricsFile {
       return;
     }
     // Ending a torn line first keeps the new record on a line of its own, where readers can parse it.
-    appendFileSync(this.path, `${this.tornTail ? "\n" : ""}${line}\n`, { flag: "a" });
+    const fd = this.open(this.path, "append");
+    try {
+      writeSync(fd, `${this.tornTail ? "\n" : ""}${line}\n`);
+    } finally {
+      closeSync(fd);
+    }
     this.tornTail = false;
     this.lines++;
   }
 
+  private open(path: string, mode: "append" | "truncate"): number {
+    if (this.root !== undefined) return openLinkFree(this.root, path, mode);
+    return openSync(path, mode === "append" ? "a" : "w");
+  }
+
   private rewrite(line: string): void {
+    if (this.root !== undefined) assertLinkFree(this.root, this.path);
     // Torn and foreign lines are dropped here rather than carried forward into every later rewrite.
     const older = parseLines(readIfPresent(this.path) ?? Buffer.alloc(0)).map((sample) => JSON.stringify(sample));
     const kept = [...older.slice(Math.max(0, older.length - (this.keep - 1))), line];
     // Written beside the file, flushed, then renamed over it: a crash leaves the old file or the new one,
     // never half of either.
     const temporary = `${this.path}.tmp`;
-    const fd = openSync(temporary, "w");
+    const fd = this.open(temporary, "truncate");
     try {
       writeSync(fd, `${kept.join("\n")}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
+    if (this.root !== undefined) assertLinkFree(this.root, this.path);
     renameSync(temporary, this.path);
     this.lines = kept.length;
     this.tornTail = false;

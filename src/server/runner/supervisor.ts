@@ -9,7 +9,7 @@
  * secrets; with a sandbox policy it runs inside bubblewrap (`sandbox.ts`), and the pid this supervisor
  * signals, samples and records is then the engine's own inside the sandbox, found among bwrap's children.
  */
-import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, readFileSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import { availableParallelism, constants } from "node:os";
 import { dirname } from "node:path";
@@ -25,6 +25,7 @@ import { EventLogFollower } from "./event-log-follower.js";
 import { MetricsFile } from "./metrics-file.js";
 import { procChildren, procStatFields } from "../../engine/run/process-sampler.js";
 import { engineEnvironment } from "./engine-environment.js";
+import { assertLinkFree, openLinkFree, writeLinkFree } from "./link-guard.js";
 import { ProcessTreeSampler } from "./process-tree.js";
 import { sandboxedCommand, type SandboxPolicy } from "./sandbox.js";
 import { RunProgress } from "./run-progress.js";
@@ -202,14 +203,18 @@ export class RunSupervisor {
     supervised.started = started;
     let child;
     try {
+      // Jobs of earlier runs wrote in this workspace: nothing the service writes or copies here may go through a link.
+      const ws = files.workspace;
+      for (const path of [files.dir, files.pipeline, files.workspacePipeline, files.engineLog, files.dryRunPlan, files.metrics, join(ws, ".strand", "home")]) assertLinkFree(ws, path);
       mkdirSync(files.dir, { recursive: true });
       // The engine runs the workspace's pipeline file: this run's own text, put there now that the
       // workspace is this run's (runs of a saved pipeline share it; a retry may follow a newer run).
-      if (existsSync(files.pipeline)) copyFileSync(files.pipeline, files.workspacePipeline);
+      if (existsSync(files.pipeline)) writeLinkFree(ws, files.workspacePipeline, readFileSync(files.pipeline));
       const invocation = engineInvocation(run.id, files, request);
       if (invocation.profile) {
+        assertLinkFree(ws, invocation.profile.path);
         mkdirSync(dirname(invocation.profile.path), { recursive: true });
-        writeFileSync(invocation.profile.path, invocation.profile.text);
+        writeLinkFree(ws, invocation.profile.path, invocation.profile.text);
       }
       // File descriptors, not execa's `{file}` (which pipes through this process): the engine must keep
       // writing its output when the service is gone.
@@ -223,8 +228,8 @@ export class RunSupervisor {
       const env = engineEnvironment(process.env, folders, { ...this.options.env, ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" });
       const plain = [...this.engine, ...invocation.args];
       const command = this.options.sandbox ? sandboxedCommand(this.options.sandbox, files.workspace, plain) : plain;
-      const log = openSync(files.engineLog, "a");
-      const out = request.dry_run ? openSync(files.dryRunPlan, "w") : log;
+      const log = openLinkFree(ws, files.engineLog, "append");
+      const out = request.dry_run ? openLinkFree(ws, files.dryRunPlan, "truncate") : log;
       try {
         child = execa(command[0]!, command.slice(1), {
           cwd: files.workspace,
@@ -415,10 +420,21 @@ export class RunSupervisor {
   private startSampling(supervised: Supervised): void {
     if (supervised.pid === undefined) return;
     const sampler = new ProcessTreeSampler(supervised.pid);
-    const metrics = new MetricsFile(supervised.files.metrics);
+    let metrics: MetricsFile;
+    try {
+      metrics = new MetricsFile(supervised.files.metrics, { root: supervised.files.workspace });
+    } catch (error) {
+      this.options.log?.(`run ${supervised.run.id}: no metrics: ${describe(error)}`);
+      return;
+    }
     const tick = () => {
       const sample = sampler.sample();
-      if (sample) metrics.append({ time: new Date().toISOString(), ...sample });
+      try {
+        if (sample) metrics.append({ time: new Date().toISOString(), ...sample });
+      } catch (error) {
+        // A job replaced the metrics file (or its folder) with a link, or the disk is full: the sample is lost, not the service.
+        this.options.log?.(`run ${supervised.run.id}: metrics not written: ${describe(error)}`);
+      }
     };
     tick();
     supervised.sampler = setInterval(tick, this.options.sampleIntervalMs ?? 2000);
@@ -460,7 +476,7 @@ export class RunSupervisor {
       if (status === "failed") error ??= `the dry run failed${lastLine(files.engineLog)}`;
       // The engine's dry run writes no event log: its plan becomes the run's log, where the views read it.
       const plan = readDryRunPlan(files.dryRunPlan);
-      if (plan) appendLines(files.engineLog, planLogLines(plan, run.workflow_name));
+      if (plan) appendLines(files.workspace, files.engineLog, planLogLines(plan, run.workflow_name));
     } else if (finish) {
       status = finish.status;
       error ??= finish.error;
@@ -590,10 +606,15 @@ function dryRunCounts(files: RunFiles) {
   }
 }
 
-/** Appends lines to a log file (best effort: a log that cannot be written loses them, the run does not fail). */
-function appendLines(path: string, lines: string[]): void {
+/** Appends lines to a log file in a workspace (best effort: a log that cannot be written loses them, the run does not fail). */
+function appendLines(workspace: string, path: string, lines: string[]): void {
   try {
-    appendFileSync(path, `${lines.join("\n")}\n`);
+    const fd = openLinkFree(workspace, path, "append");
+    try {
+      writeSync(fd, `${lines.join("\n")}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // the plan stays readable in dry-run.json and the views
   }

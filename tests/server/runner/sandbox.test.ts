@@ -5,7 +5,8 @@
  * its outputs, reads a declared data folder and has HOME and TMPDIR inside its run. A sandboxed run can be
  * paused, resumed and cancelled, has cpu and memory metrics, and is re-attached after kill -9 of the service;
  * in team mode runs are sandboxed by default and one user's job cannot reach another's run; a sandboxed
- * engine that died leaves no lock that would refuse the next run of its pipeline.
+ * engine that died leaves no lock that would refuse the next run of its pipeline; links a job leaves in its
+ * workspace never make the service write outside it.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -255,6 +256,27 @@ describe.skipIf(!BWRAP_WORKS)("a saved pipeline's workspace after a sandboxed en
     expect(second.response.status).toBe(201);
     await client.POST("/api/runs/{id}/cancel", { params: { path: { id: expectData(second).id } } });
     await waitForRun(served.url, expectData(second).id);
+    await served.stop();
+  });
+});
+
+describe.skipIf(!BWRAP_WORKS)("links a job leaves in its workspace", () => {
+  it("never make the service write outside the workspace: the metrics are not written through a link, and the next run refuses a linked pipeline file", async () => {
+    const victim = join(root, "victim.db");
+    writeFileSync(victim, "precious database\n");
+    const served = await serveSandboxed();
+    const client = serviceClient(served.url);
+    // The job cannot see the victim, but it can name it in a link that the service (outside the sandbox) would follow.
+    const plant = `ln -sf ${victim} workflow.oxoflow; ln -sf ${victim} .strand/runs/$STRAND_RUN_ID/metrics.jsonl; sleep 3; touch {output[0]}`;
+    const saved = expectData(await client.POST("/api/pipelines", { body: { toml_content: chainPipeline("planter", [["plant", plant]]) } }));
+    const first = expectData(await client.POST("/api/runs", { body: { pipeline_id: saved.id } }));
+    expect((await waitForRun(served.url, first.id)).status).toBe("completed");
+    expect(readFileSync(victim, "utf8")).toBe("precious database\n");
+    const second = expectData(await client.POST("/api/runs", { body: { pipeline_id: saved.id } }));
+    const refused = await waitForRun(served.url, second.id);
+    expect(refused.status).toBe("failed");
+    expect(refused.error).toMatch(/symbolic link at workflow\.oxoflow, where the service writes its files/);
+    expect(readFileSync(victim, "utf8")).toBe("precious database\n");
     await served.stop();
   });
 });

@@ -18,6 +18,7 @@ import type { EventBus } from "../../events/event-bus.js";
 import { ranPipelinePath, runFiles, type RunRequest } from "../../runner/engine-command.js";
 import { dockerImageProblem, singularityImageProblem } from "../../../engine/run/image-reference.js";
 import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
+import { assertLinkFree, LinkInWorkspaceError } from "../../runner/link-guard.js";
 import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
@@ -115,6 +116,7 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
   if (shared) await claimSharedWorkspace(context, workspace, id);
   try {
     const files = runFiles(workspace, id);
+    refuseLinks(workspace, [files.dir]);
     mkdirSync(files.dir, { recursive: true });
     writeFileSync(files.pipeline, text);
     return await queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null });
@@ -196,11 +198,25 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   try {
     // The retry runs its parent's text, even when a later run of the pipeline has run another in the workspace.
     const files = runFiles(workspace, retryId);
+    refuseLinks(workspace, [files.dir, parentPipeline]);
     mkdirSync(files.dir, { recursive: true });
     copyFileSync(parentPipeline, files.pipeline);
     return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: caller.id, target, workspace, retry_of: parent.id });
   } finally {
     context.supervisor.releaseWorkspace(workspace, retryId);
+  }
+}
+
+/**
+ * Refuses a run whose workspace has a symbolic link (left by a job of an earlier run) where the service is
+ * about to write or copy: followed, it could make the service write or read outside the workspace.
+ */
+function refuseLinks(workspace: string, paths: string[]): void {
+  try {
+    for (const path of paths) assertLinkFree(workspace, path);
+  } catch (error) {
+    if (!(error instanceof LinkInWorkspaceError)) throw error;
+    throw new ServiceError(400, "RUN_ERROR", error.message, { suggestion: 'remove the link from the workspace, or start the run in an empty workspace with "fresh": true' });
   }
 }
 
