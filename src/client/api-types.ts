@@ -1839,6 +1839,18 @@ export interface components {
             node_version: string;
             pid: number;
             platform: string;
+            /** @description the job sandbox in use */
+            sandbox: {
+                /** @description SERVICE_DATA_ROOTS, readable by jobs; administrators only (null for other callers) */
+                data_roots: string[] | null;
+                /** @description folders jobs see empty; administrators only (null for other callers) */
+                hidden: string[] | null;
+                /**
+                 * @description bwrap: runs' engines and jobs run in bubblewrap; none: unsandboxed (SERVICE_SANDBOX)
+                 * @enum {string}
+                 */
+                kind: "bwrap" | "none";
+            };
             started_at: string;
             /** @enum {string} */
             storage: "sqlite" | "postgres";

@@ -55,6 +55,7 @@ import { applySecurityHeaders, securityHeaders, servedOverHttps } from "./middle
 import { tracing } from "./middleware/tracing.js";
 import { createLogger, type Logger } from "./logger.js";
 import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
+import { describeSandbox } from "./runner/sandbox.js";
 import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
@@ -313,6 +314,7 @@ export function createApp(options: AppOptions): ServiceApp {
         startedAt,
         store,
         dataDir: options.dataDir ?? "",
+        sandbox: () => describeSandbox(supervisor.sandboxPolicy()),
         prometheus,
         pingDatabase: sharedCheck(() => store.ping()),
         license: () => license.get(),

@@ -114,8 +114,15 @@ export function sandboxedCommand(policy: SandboxPolicy, workspace: string, comma
   return [policy.program, ...args];
 }
 
-/** The folders the sandbox shows and hides, for `/api/system` (administrators only: these are server paths). */
-export function describeSandbox(policy: SandboxPolicy | undefined): { kind: "bwrap" | "none"; hidden: string[]; data_roots: string[] } {
+/** The sandbox as `/api/system` shows it (its folders to administrators only: they are server paths). */
+export interface SandboxDescription {
+  kind: "bwrap" | "none";
+  hidden: string[];
+  data_roots: string[];
+}
+
+/** The folders the sandbox shows and hides, for `/api/system`. */
+export function describeSandbox(policy: SandboxPolicy | undefined): SandboxDescription {
   return policy ? { kind: "bwrap", hidden: policy.hidden, data_roots: policy.dataRoots } : { kind: "none", hidden: [], data_roots: [] };
 }
 

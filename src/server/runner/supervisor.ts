@@ -102,6 +102,11 @@ export class RunSupervisor {
     return { ...process.env, ...this.options.env };
   }
 
+  /** The sandbox runs' engines start in (undefined: none). */
+  sandboxPolicy(): SandboxPolicy | undefined {
+    return this.options.sandbox;
+  }
+
   /** Whether the engine program runs are started with is there (a broken install cannot run anything). */
   engineAvailability(): { available: boolean; detail?: string } {
     const script = this.engine[1];

@@ -150,6 +150,9 @@ describe.skipIf(!BWRAP_WORKS)("a job in the sandbox", () => {
     expect(existsSync("/usr/strand-was-here")).toBe(false);
     const env = found.get("env")!;
     expect(env).toMatch(/^PATH=/m);
+    // /api/system names the sandbox, and its folders to an administrator (the personal caller is one).
+    const system = expectData(await client.GET("/api/system"));
+    expect(system.sandbox).toEqual({ kind: "bwrap", hidden: expect.arrayContaining(["/tmp", dataDir, configDir]), data_roots: [dataRoot] });
     await served.stop();
   });
 
@@ -233,6 +236,9 @@ describe.skipIf(!BWRAP_WORKS)("team mode", () => {
     expect(seen).not.toContain("team-admin-password");
     for (const value of Object.values(SECRETS)) expect(seen).not.toContain(value);
     expect(seen).toMatch(/No such file or directory/);
+    // A user learns that runs are sandboxed, not where the server's folders are.
+    expect((await request(bobToken, "GET", "/api/system")).sandbox).toEqual({ kind: "bwrap", hidden: null, data_roots: null });
+    expect(((await request(admin, "GET", "/api/system")).sandbox as { hidden: string[] }).hidden).toContain(data);
     await served.stop();
   });
 });

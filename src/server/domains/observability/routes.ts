@@ -10,6 +10,7 @@ import { failureResponse } from "../../openapi-shapes.js";
 import { PathPrivacy } from "../../path-privacy.js";
 import type { Store } from "../../store/store.js";
 import { MetricsCollector, systemDocument, type MetricSources } from "./metrics.js";
+import { describeSandbox, type SandboxDescription } from "../../runner/sandbox.js";
 import type { ServiceMetrics } from "./prometheus.js";
 import { auditEntryView, auditQuery } from "./audit-listing.js";
 import { AuditPage, AuditQuerySchema, HealthDocument } from "./schemas.js";
@@ -44,6 +45,13 @@ const SystemDocument = z
     storage: z.enum(["sqlite", "postgres"]),
     started_at: z.string(),
     engine: z.object({ version: z.string(), executors: z.array(z.string()) }),
+    sandbox: z
+      .object({
+        kind: z.enum(["bwrap", "none"]).openapi({ description: "bwrap: runs' engines and jobs run in bubblewrap; none: unsandboxed (SERVICE_SANDBOX)" }),
+        hidden: z.array(z.string()).nullable().openapi({ description: "folders jobs see empty; administrators only (null for other callers)" }),
+        data_roots: z.array(z.string()).nullable().openapi({ description: "SERVICE_DATA_ROOTS, readable by jobs; administrators only (null for other callers)" }),
+      })
+      .openapi({ description: "the job sandbox in use" }),
   })
   .openapi("System");
 
@@ -106,6 +114,8 @@ const auditRoute = createRoute({
 export interface ObservabilityContext extends HealthContext {
   store: Store;
   dataDir: string;
+  /** The job sandbox in use (default: none). */
+  sandbox?: () => SandboxDescription;
   /** The Prometheus registry the service's instruments write to. */
   prometheus: ServiceMetrics;
 }
@@ -128,7 +138,9 @@ export function observabilityRoutes(context: ObservabilityContext, sources: Metr
   });
   router.openapi(systemRoute, (c) => {
     const system = systemDocument(context.version, context.mode, context.startedAt, { kind: context.store.kind, dataDir: context.dataDir });
-    return c.json({ ...system, data_dir: callerOf(c).admin ? system.data_dir : null }, 200);
+    const admin = callerOf(c).admin;
+    const sandbox = context.sandbox?.() ?? describeSandbox(undefined);
+    return c.json({ ...system, data_dir: admin ? system.data_dir : null, sandbox: { kind: sandbox.kind, hidden: admin ? sandbox.hidden : null, data_roots: admin ? sandbox.data_roots : null } }, 200);
   });
   router.openapi(auditRoute, async (c) => {
     if (!callerOf(c).admin) throw new ServiceError(403, "ACCESS_DENIED", "the audit log is for administrators");
