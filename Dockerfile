@@ -51,9 +51,10 @@ LABEL org.opencontainers.image.title="strand" \
       org.opencontainers.image.base.name="docker.io/library/node:20.19-bookworm-slim"
 
 # git fetches pinned includes; tini is PID 1, so the processes of finished runs are reaped, and signals reach
-# the service (which stops cleanly on SIGTERM).
+# the service (which stops cleanly on SIGTERM); bubblewrap is the job sandbox of team and hpc modes (it needs
+# a container allowed to create user namespaces, e.g. `--security-opt seccomp=unconfined`).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates git tini \
+    && apt-get install -y --no-install-recommends ca-certificates git tini bubblewrap \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 strand \
     && useradd --uid 10001 --gid strand --create-home --home-dir /home/strand --shell /bin/bash strand \
