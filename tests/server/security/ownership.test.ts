@@ -249,4 +249,19 @@ describe("ownership and visibility in team mode", () => {
     expect((await team.call("admin", "GET", "/api/system")).body.data_dir).toBe(dataDir);
     expect((await team.call("anonymous", "GET", "/api/health")).text).not.toContain(dataDir);
   });
+
+  it("a retry an administrator asks for stays its owner's run: the owner reads it, others get 404", async () => {
+    const failing = '[workflow]\nname = "fails"\n\n[[rules]]\nname = "no"\noutput = ["no.txt"]\nshell = "exit 3"\n';
+    const parent = (await team.call("user", "POST", "/api/runs", { body: { toml_content: failing } })).body.id as string;
+    await team.service.supervisor.whenFinished(parent);
+    const retry = await team.call("admin", "POST", `/api/runs/${parent}/retry`);
+    expect(retry.status, retry.text).toBeLessThan(300);
+    const id = retry.body.id as string;
+    await team.service.supervisor.whenFinished(id);
+    const owner = (await team.call("user", "GET", `/api/runs/${parent}`)).body.owner;
+    const seen = await team.call("user", "GET", `/api/runs/${id}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.owner).toBe(owner);
+    expect((await team.call("other", "GET", `/api/runs/${id}`)).status).toBe(404);
+  });
 });

@@ -201,7 +201,8 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
     refuseLinks(workspace, [files.dir, parentPipeline]);
     mkdirSync(files.dir, { recursive: true });
     copyFileSync(parentPipeline, files.pipeline);
-    return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: caller.id, target, workspace, retry_of: parent.id });
+    // The retry is its parent owner's run (it works in their workspace), also when an administrator asks for it.
+    return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: parent.owner, target, workspace, retry_of: parent.id });
   } finally {
     context.supervisor.releaseWorkspace(workspace, retryId);
   }
