@@ -258,7 +258,18 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
       noteAudit(c, "auth.password.change", `user/${id}`);
       const body = c.req.valid("json");
       const current = authenticationOf(c);
-      const result = await auth.changePassword(id, current?.via === "session" ? current.session.id : null, body.current_password, body.new_password);
+      // The current password is a password check like a sign-in: a stolen session must not guess it at speed.
+      const username = callerOf(c).username;
+      const address = options.clientAddress(c);
+      options.beforeSignIn?.(username, address);
+      let result;
+      try {
+        result = await auth.changePassword(id, current?.via === "session" ? current.session.id : null, body.current_password, body.new_password);
+      } catch (error) {
+        if (error instanceof ServiceError && error.code === "AUTH_FAILED") options.afterSignIn?.(username, address, false);
+        throw error;
+      }
+      options.afterSignIn?.(username, address, true);
       return c.json({ changed: true as const, ...result }, 200);
     },
     bodyHook,

@@ -162,6 +162,23 @@ describe("sign-in in team mode", () => {
     expect((await login(base, "cy", "cy-second-password")).status).toBe(200);
   });
 
+  it("guessing the current password at POST /api/auth/password is throttled like sign-ins", async () => {
+    const throttled = await startTestService({ mode: "team", signInFailures: 2 });
+    try {
+      await new AuthService(throttled.store).setAccount("gus", "gus-password-1", "user");
+      const token = (await login(throttled.url, "gus", "gus-password-1")).body.token as string;
+      const guess = (n: number) => request(throttled.url, "POST", "/api/auth/password", { token, body: { current_password: `guess-${n}`, new_password: "gus-password-2" } });
+      expect((await guess(1)).body.code).toBe("AUTH_FAILED");
+      expect((await guess(2)).body.code).toBe("AUTH_FAILED");
+      const third = await guess(3);
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe("RATE_LIMITED");
+      expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+    } finally {
+      await throttled.close();
+    }
+  });
+
   it("personal access tokens are shown once, kept hashed, work as Bearer, record their last use and can be revoked", async () => {
     const session = await tokenOf(base, "bo");
     const created = await request(base, "POST", "/api/auth/tokens", { token: session, body: { name: "nightly-ci", expires_in_days: 30 } });
