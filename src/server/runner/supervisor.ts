@@ -230,7 +230,9 @@ export class RunSupervisor {
       mkdirSync(folders.home, { recursive: true });
       mkdirSync(folders.tmp, { recursive: true });
       // The extras configured for engines are chosen for them, so they pass (secret-looking names still do not).
-      const env = engineEnvironment(process.env, folders, { ...this.options.env, ...invocation.env, FORCE_COLOR: "0", NO_COLOR: "1" });
+      // Scheduler jobs run on the nodes, outside the engine's sandbox: the engine starts them in the same one.
+      const jobSandbox: Record<string, string> = this.options.sandbox ? { STRAND_JOB_SANDBOX: JSON.stringify(sandboxedCommand(this.options.sandbox, files.workspace, [])) } : {};
+      const env = engineEnvironment(process.env, folders, { ...this.options.env, ...invocation.env, ...jobSandbox, FORCE_COLOR: "0", NO_COLOR: "1" });
       const plain = [...this.engine, ...invocation.args];
       const command = this.options.sandbox ? sandboxedCommand(this.options.sandbox, files.workspace, plain) : plain;
       const log = openLinkFree(ws, files.engineLog, "append");

@@ -14,7 +14,7 @@ import type { Cluster } from "../../format/model.js";
 import { parseDuration, walltime } from "../durations.js";
 import type { AttemptCallbacks, AttemptResult, ClusterDirectives, JobExecutor, JobSpec } from "../executor.js";
 import { createBackend, isFinished, type BackendName, type JobStatus, type SchedulerBackend } from "./backends.js";
-import { renderJobScript } from "./job-script.js";
+import { jobSandboxFromEnv, renderJobScript } from "./job-script.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner, type CommandLine, type RunOptions, type RunSchedulerCommand } from "./scheduler-commands.js";
 import { jobFileName, readRecord, removeRecord, writeDurably, writeRecord, type SubmissionRecord } from "./submission-records.js";
 
@@ -88,7 +88,11 @@ export class ClusterExecutor implements JobExecutor {
   private lookups = new Map<string, { resolve: (status: JobStatus | undefined) => void; reject: (error: unknown) => void }[]>();
   private lookupTimer: NodeJS.Timeout | undefined;
 
+  /** The bubblewrap prefix of a shared service's jobs (STRAND_JOB_SANDBOX), undefined on one's own machine. */
+  private readonly sandbox: string[] | undefined;
+
   constructor(private readonly options: ClusterExecutorOptions) {
+    this.sandbox = jobSandboxFromEnv(process.env);
     this.kind = options.backend;
     this.backend = createBackend(options.backend);
     this.maxInFlight = options.cluster?.max_submitted ?? DEFAULT_MAX_SUBMITTED;
@@ -133,7 +137,7 @@ export class ClusterExecutor implements JobExecutor {
     if (generation !== this.generation) return { status: "cancelled", exitCode: null, wallMs: 0, message: "cancelled before submission" };
 
     const script = join(this.options.runDir, "jobs", jobFileName(spec.name), "job.sh");
-    const rendered = renderJobScript(this.kind, { ...spec, cluster: this.directives(spec) });
+    const rendered = renderJobScript(this.kind, { ...spec, cluster: this.directives(spec), sandbox: this.sandbox });
     for (const warning of rendered.warnings) callbacks.log?.(warning);
     await mkdir(dirname(script), { recursive: true });
     await writeFile(script, rendered.text, { mode: 0o755 });
