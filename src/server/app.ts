@@ -224,7 +224,8 @@ export function createApp(options: AppOptions): ServiceApp {
   app.use("*", urlCheck());
   // A personal service has no sign-in: refuse names a rebinding page would send (team mode has sessions).
   if (mode === "personal") app.use("*", hostCheck([...(options.allowedHosts ?? []), options.publicUrl ? new URL(options.publicUrl).host : undefined]));
-  configureEnginePool(options.engine ?? {});
+  // A shared service's checks do not look at its machine's files: they would tell users which exist.
+  configureEnginePool({ ...options.engine, hostPaths: mode === "personal" });
   const maxBody = options.bodyLimit ?? 10 * 1024 * 1024;
   const limitBody = bodyLimit({
     maxSize: maxBody,

@@ -23,12 +23,18 @@ export interface EngineLimits {
   memoryMb: number;
   /** Tasks that may wait for a thread; more are refused with 503. */
   maxQueue: number;
+  /**
+   * Whether checks may look at files of the service's machine that a pipeline names (inputs that must exist,
+   * a rule's script). Off in team and hpc modes: the answers would tell any user which files exist there;
+   * the run itself checks them inside its sandbox.
+   */
+  hostPaths: boolean;
 }
 
 /** Defaults: a thread per CPU (2 to 8), 20 s, 1 GiB, 32 waiting tasks per thread. */
 export function defaultEngineLimits(): EngineLimits {
   const threads = Math.min(8, Math.max(2, availableParallelism()));
-  return { threads, deadlineMs: 20_000, memoryMb: 1024, maxQueue: 32 * threads };
+  return { threads, deadlineMs: 20_000, memoryMb: 1024, maxQueue: 32 * threads, hostPaths: true };
 }
 
 /** A thrown value described in plain data: errors do not cross a thread boundary with their class. */
@@ -107,6 +113,8 @@ export class EnginePool {
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
       // Workers run at a lower CPU priority (Linux), so a machine busy with engine work still serves requests.
       niceIncrement: 10,
+      // The engine's switch for looking at the machine's files (see `hostPaths`).
+      env: { ...process.env, STRAND_HOST_PATH_CHECKS: limits.hostPaths ? "on" : "off" },
     });
     // A worker that dies outside a task (out of memory while starting) is replaced; nothing to answer.
     this.pool.on("error", () => undefined);

@@ -11,7 +11,7 @@ import type { JobGraph } from "../dag/graph.js";
 import { hookConcerns, riskyConstructs } from "./command-patterns.js";
 import { scanSecrets } from "./secrets.js";
 import { findUnknownKeys, findUnknownRuleKeys } from "./unknown-keys.js";
-import { declaredWildcards, ruleFinding, validatePipeline } from "./validate.js";
+import { declaredWildcards, hostPathChecks, ruleFinding, validatePipeline } from "./validate.js";
 
 export interface LintResult {
   findings: Finding[];
@@ -155,6 +155,7 @@ function scriptReadFindings(rule: Rule, index: number, graph: JobGraph, pipeline
   const scriptPath = rule.script!.trim().split(/\s+/)[0] ?? "";
   let content = rule.script!;
   try {
+    if (!hostPathChecks()) throw new Error("a shared service does not read files a pipeline names");
     // Only a regular file of reasonable size: the path is the pipeline's to choose (/dev/zero, a FIFO).
     const file = isAbsolute(scriptPath) ? scriptPath : join(pipeline.dir, scriptPath);
     const info = statSync(file);

@@ -251,6 +251,14 @@ function pathFindings(rule: Rule): Finding[] {
   return findings;
 }
 
+/**
+ * Whether checks may look at the files a pipeline names on this machine. A shared service turns it off
+ * (`STRAND_HOST_PATH_CHECKS=off` in its check workers): an answer would tell a user which files exist there.
+ */
+export function hostPathChecks(): boolean {
+  return process.env.STRAND_HOST_PATH_CHECKS !== "off";
+}
+
 /** E010/W020: concrete inputs that do not exist and that no rule produces. */
 function missingInputFindings(rule: Rule, pipeline: Pipeline, outputs: OutputIndex, missing: string[]): Finding[] {
   const findings: Finding[] = [];
@@ -258,7 +266,7 @@ function missingInputFindings(rule: Rule, pipeline: Pipeline, outputs: OutputInd
     if (/[{*?]/.test(input) || input.includes("..")) return;
     let produced = false;
     forEachProducer(outputs, input, () => (produced = true));
-    if (produced || existsSync(isAbsolute(input) ? input : join(pipeline.dir, input))) return;
+    if (produced || !hostPathChecks() || existsSync(isAbsolute(input) ? input : join(pipeline.dir, input))) return;
     missing.push(input);
     if (isAbsolute(input) && !rule.optional) {
       findings.push(ruleFinding(rule, "E010", "error", `rule '${rule.name}': input ${input} does not exist and no rule produces it`, ["input", index], "check the path, or mark the rule optional = true"));

@@ -264,4 +264,15 @@ describe("ownership and visibility in team mode", () => {
     expect(seen.body.owner).toBe(owner);
     expect((await team.call("other", "GET", `/api/runs/${id}`)).status).toBe(404);
   });
+
+  it("14.1 #5: checks of a shared service do not reveal which files exist on its machine or read them (validate, lint)", async () => {
+    const pipeline = (input: string) => `[workflow]\nname = "probe"\n\n[[rules]]\nname = "read"\ninput = ["${input}"]\noutput = ["copy.txt"]\nscript = "${input}"\n`;
+    const answers = async (input: string) => {
+      const validate = await team.call("user", "POST", "/api/pipelines/validate", { body: { toml_content: pipeline(input) } });
+      const lint = await team.call("user", "POST", "/api/pipelines/lint", { body: { toml_content: pipeline(input) } });
+      return JSON.stringify([validate.status, validate.body, lint.status, lint.body]).replaceAll(input, "<input>");
+    };
+    expect(await answers("/etc/passwd")).toEqual(await answers("/etc/no-such-file-here"));
+    expect(await answers("/etc/passwd")).not.toContain("root:");
+  });
 });
