@@ -1,10 +1,11 @@
 /**
  * Starts the service on `@hono/node-server` and stops it cleanly on SIGINT/SIGTERM.
  */
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp, prepareAccounts } from "./app.js";
 import type { ServiceConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { createLogger, type Logger } from "./logger.js";
 import { openStore } from "./store/open-store.js";
 import { resolveSandbox } from "./runner/sandbox.js";
 
@@ -46,6 +47,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {
+    guardSharedHost(config.dataDir, logger);
     try {
       sweep = await prepareAccounts(auth, config.adminPassword, logger);
     } catch (error) {
@@ -82,4 +84,24 @@ export async function startService(config: ServiceConfig, version: string): Prom
     });
     server.once("error", onError);
   });
+}
+
+/**
+ * A shared service's host: the data folder (the database, every user's runs) closed to other local
+ * accounts — on a login node they could otherwise read password hashes and results — and a warning when the
+ * service runs as root, since jobs keep its user id inside the sandbox and on scheduler nodes.
+ */
+function guardSharedHost(dataDir: string, logger: Logger): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if ((statSync(dataDir).mode & 0o077) !== 0) {
+      chmodSync(dataDir, 0o700);
+      logger.info("the data folder is now readable by the service's account only (mode 700)");
+    }
+  } catch (error) {
+    logger.warn({ err: error }, "could not make the data folder private to the service's account; other local accounts may read it");
+  }
+  if (process.getuid?.() === 0) {
+    logger.warn("the service runs as root: jobs keep its user id inside the sandbox and on scheduler nodes; run it under an account of its own");
+  }
 }

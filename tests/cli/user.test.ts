@@ -2,6 +2,7 @@
  * The first administrator, both ways: `strand user add` (a made-up password printed once, or one read from
  * standard input) and SERVICE_ADMIN_PASSWORD at the start of a team service; then signing in with them.
  */
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBash, runStrand, tempFolder } from "../support/strand-cli.js";
 import { serve } from "../support/strand-serve.js";
@@ -20,7 +21,7 @@ describe("strand user and SERVICE_ADMIN_PASSWORD", () => {
     const env = { SERVICE_DATA_DIR: data.dir };
     const made = await runStrand(["user", "add", "grace", "--role", "admin"], { env });
     expect(made.exitCode).toBe(0);
-    expect(made.stdout).toMatch(/^created admin 'grace' \(/);
+    expect(made.stdout).toMatch(/^created admin 'grace' \(.*\) in SQLite in .*strand-users-/);
     const password = /password: (\S+)/.exec(made.stdout)![1]!;
     const piped = await runBash(`printf 'hopper-password\\n' | "$STRAND" user add hopper --password-stdin`, { env });
     expect(piped.exitCode).toBe(0);
@@ -28,13 +29,21 @@ describe("strand user and SERVICE_ADMIN_PASSWORD", () => {
     const listed = await runStrand(["user", "list"], { env });
     expect(listed.stdout).toMatch(/^grace\s+admin\s/m);
     expect(listed.stdout).toMatch(/^hopper\s+user\s/m);
+    // A password reset without --role keeps the role, and the last administrator is never demoted.
+    const reset = await runStrand(["user", "add", "grace"], { env });
+    expect(reset.stdout).toMatch(/^updated admin 'grace' .*its sessions and tokens ended/);
+    const demote = await runStrand(["user", "add", "grace", "--role", "user"], { env });
+    expect(demote.exitCode).toBe(1);
+    expect(demote.stderr).toMatch(/cannot demote the last administrator/);
+    const regenerated = /password: (\S+)/.exec(reset.stdout)![1]!;
     const bad = await runStrand(["user", "add", "x", "--role", "root"], { env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/--role must be admin, user or viewer/);
 
     const served = await serve({ SERVICE_DATA_DIR: data.dir, SERVICE_MODE: "team", SERVICE_ADMIN_PASSWORD: "first-admin-password" });
     try {
-      expect(await signIn(served.url, "grace", password)).toBe(200);
+      expect(await signIn(served.url, "grace", password)).toBe(401);
+      expect(await signIn(served.url, "grace", regenerated)).toBe(200);
       expect(await signIn(served.url, "hopper", "hopper-password")).toBe(200);
       expect(await signIn(served.url, "admin", "first-admin-password")).toBe(200);
     } finally {
@@ -47,6 +56,18 @@ describe("strand user and SERVICE_ADMIN_PASSWORD", () => {
     try {
       expect(await signIn(served.url, "admin", "first-admin-password")).toBe(401);
       expect(await signIn(served.url, "admin", "second-admin-password")).toBe(200);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it("a team service makes its data folder private to its account (mode 700)", async () => {
+    const open = data.path("open-data");
+    mkdirSync(open, { mode: 0o755 });
+    chmodSync(open, 0o755);
+    const served = await serve({ SERVICE_DATA_DIR: open, SERVICE_MODE: "team", SERVICE_ADMIN_PASSWORD: "first-admin-password" });
+    try {
+      expect(statSync(open).mode & 0o777).toBe(0o700);
     } finally {
       await served.stop();
     }

@@ -222,6 +222,9 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
     signInOff();
     noteAudit(c, "auth.logout", `user/${callerOf(c).id}`);
     const current = authenticationOf(c);
+    if (current?.via === "access-token") {
+      throw new ServiceError(400, "BAD_REQUEST", "a personal access token is not a session: signing out does not end it", { suggestion: `revoke the token with DELETE /api/auth/tokens/${current.token.id}` });
+    }
     if (current?.via === "session") await auth.logout(current.session.id);
     c.header("Set-Cookie", clearedSessionCookie(options.https(c)), { append: true });
     return c.json({ logged_out: true as const }, 200);
@@ -279,6 +282,10 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
     routes.createToken,
     async (c) => {
       const id = userId(c);
+      // A token cannot mint tokens: whoever holds one leaked token must not make more that outlive its revocation.
+      if (authenticationOf(c)?.via === "access-token") {
+        throw new ServiceError(403, "ACCESS_DENIED", "personal access tokens are created from a signed-in session, not with another token", { suggestion: "sign in with POST /api/auth/login and create the token with that session" });
+      }
       const body = c.req.valid("json");
       const created = await auth.createAccessToken(id, body.name, body.expires_in_days ?? null);
       noteAudit(c, "auth.token.create", `token/${created.id}`);
@@ -320,7 +327,11 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
       signInOff();
       const { id } = c.req.valid("param");
       noteAudit(c, "user.update", `user/${id}`);
-      return c.json(userView(await auth.updateUser(id, c.req.valid("json"))), 200);
+      const patch = c.req.valid("json");
+      const user = await auth.updateUser(id, patch);
+      // A reset password is the way out of a lock-out: the account's failed sign-ins are forgotten.
+      if (patch.password !== undefined) options.afterSignIn?.(user.username, null, true);
+      return c.json(userView(user), 200);
     },
     bodyHook,
   );

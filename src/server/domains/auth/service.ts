@@ -251,8 +251,8 @@ export class AuthService {
       ...(patch.role !== undefined ? { role: patch.role } : {}),
       ...(patch.password !== undefined ? { password_hash: await hashPassword(patch.password) } : {}),
     });
-    // A reset password ends the sessions opened with the old one.
-    if (patch.password !== undefined) await this.store.deleteUserSessions(id);
+    // A reset password (an account thought compromised) ends its sessions and revokes its tokens.
+    if (patch.password !== undefined) await this.revokeCredentials(id);
     return updated;
   }
 
@@ -274,17 +274,36 @@ export class AuthService {
    * Creates the account `username` with this password and role, or resets the password and role of an
    * existing one (SERVICE_ADMIN_PASSWORD at start, `strand user add`). Existing sessions of a reset account end.
    */
-  async setAccount(username: string, password: string, role: UserRole): Promise<{ user: User; created: boolean }> {
+  async setAccount(username: string, password: string, role: UserRole | undefined, source: "strand user add" | "SERVICE_ADMIN_PASSWORD" = "strand user add"): Promise<{ user: User; created: boolean; changed: boolean }> {
     checkUsername(username);
     checkNewPassword(password);
     const existing = await this.store.findCredentials(username);
     const password_hash = await hashPassword(password);
-    if (!existing) return { user: await this.store.createUser({ username, role, password_hash }), created: true };
-    const unchanged = existing.role === role && existing.password_hash !== null && (await verifyPassword(existing.password_hash, password));
-    if (unchanged) return { user: await this.store.getUser(existing.id), created: false };
-    const user = await this.store.updateUser(existing.id, { role, password_hash });
-    await this.store.deleteUserSessions(existing.id);
-    return { user, created: false };
+    if (!existing) {
+      const user = await this.store.createUser({ username, role: role ?? "user", password_hash });
+      await this.auditAccountChange(source, "user.create", user.id);
+      return { user, created: true, changed: true };
+    }
+    // Without a role the account keeps its own: resetting a password must not demote anyone.
+    const newRole = role ?? existing.role;
+    const unchanged = existing.role === newRole && existing.password_hash !== null && (await verifyPassword(existing.password_hash, password));
+    if (unchanged) return { user: await this.store.getUser(existing.id), created: false, changed: false };
+    if (existing.role === "admin" && newRole !== "admin") await this.keepOneAdministrator(existing.id, "demote");
+    const user = await this.store.updateUser(existing.id, { role: newRole, password_hash });
+    await this.revokeCredentials(existing.id);
+    await this.auditAccountChange(source, "user.update", user.id);
+    return { user, created: false, changed: true };
+  }
+
+  /** Ends every session and deletes every personal access token of an account (its password was reset). */
+  private async revokeCredentials(userId: string): Promise<void> {
+    await this.store.deleteUserSessions(userId);
+    for (const token of await this.store.listAccessTokens(userId)) await this.store.deleteAccessToken(token.id);
+  }
+
+  /** Records an account change made outside a request (the command line, the start of the service). */
+  private async auditAccountChange(source: string, action: string, userId: string): Promise<void> {
+    await this.store.appendAudit({ actor: null, method: "LOCAL", path: source, status: 200, result: "success", action, resource: `user/${userId}`, ip: null, detail: source });
   }
 
   /** Deletes sessions past their expiry (run now and then). */
@@ -315,8 +334,8 @@ const SESSION_SWEEP_MS = 3600 * 1000;
  */
 export async function prepareAccounts(auth: AuthService, adminPassword: string | undefined, logger: Logger): Promise<NodeJS.Timeout> {
   if (adminPassword !== undefined) {
-    const { created } = await auth.setAccount("admin", adminPassword, "admin");
-    logger.info(created ? "administrator 'admin' created from SERVICE_ADMIN_PASSWORD" : "administrator 'admin' set from SERVICE_ADMIN_PASSWORD");
+    const { created, changed } = await auth.setAccount("admin", adminPassword, "admin", "SERVICE_ADMIN_PASSWORD");
+    if (changed) logger.info(created ? "administrator 'admin' created from SERVICE_ADMIN_PASSWORD" : "administrator 'admin': password and role set from SERVICE_ADMIN_PASSWORD (its sessions and tokens ended)");
   } else if ((await auth.users()).length === 0) {
     logger.warn("no accounts yet: set SERVICE_ADMIN_PASSWORD or run `strand user add NAME --role admin` to create the first administrator");
   }

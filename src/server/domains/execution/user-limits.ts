@@ -96,7 +96,9 @@ export class UserRunLimits {
       throw new ServiceError(429, "USER_LIMIT", message, {
         suggestion: alone
           ? `send "jobs": ${maxThreads} or fewer, or ask an administrator to raise SERVICE_USER_MAX_THREADS`
-          : `send "jobs": ${Math.max(1, maxThreads - usage.threads)} or fewer, wait for a run to end, or ask an administrator to raise SERVICE_USER_MAX_THREADS`,
+          : maxThreads - usage.threads >= 1
+            ? `send "jobs": ${maxThreads - usage.threads} or fewer, wait for a run to end, or ask an administrator to raise SERVICE_USER_MAX_THREADS`
+            : "wait for one of your runs to end (or cancel one), or ask an administrator to raise SERVICE_USER_MAX_THREADS",
         fields: { limit: "SERVICE_USER_MAX_THREADS", allowed: maxThreads, in_use: usage.threads, requested: wanted },
       });
     }

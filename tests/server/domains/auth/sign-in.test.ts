@@ -174,6 +174,13 @@ describe("sign-in in team mode", () => {
       expect(third.status).toBe(429);
       expect(third.body.code).toBe("RATE_LIMITED");
       expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
+      // Locked out: an administrator's password reset lets the account in again at once.
+      expect((await login(throttled.url, "gus", "gus-password-1")).status).toBe(429);
+      await new AuthService(throttled.store).setAccount("root", "root-password-1", "admin");
+      const admin = (await login(throttled.url, "root", "root-password-1")).body.token as string;
+      const gus = (await request(throttled.url, "GET", "/api/users", { token: admin })).body as unknown as { id: string; username: string }[];
+      await request(throttled.url, "PATCH", `/api/users/${gus.find((user) => user.username === "gus")!.id}`, { token: admin, body: { password: "gus-password-9" } });
+      expect((await login(throttled.url, "gus", "gus-password-9")).status).toBe(200);
     } finally {
       await throttled.close();
     }
@@ -196,6 +203,31 @@ describe("sign-in in team mode", () => {
     expect((await service.store.getAccessToken(created.body.id as string))?.last_used_at).not.toBeNull();
     expect((await request(base, "DELETE", `/api/auth/tokens/${created.body.id as string}`, { token: session })).status).toBe(200);
     expect((await request(base, "GET", "/api/auth/me", { token: pat })).body.code).toBe("TOKEN_EXPIRED");
+  });
+
+  it("a personal access token neither mints more tokens nor pretends to sign out", async () => {
+    const session = await tokenOf(base, "bo");
+    const pat = (await request(base, "POST", "/api/auth/tokens", { token: session, body: { name: "ci" } })).body.token as string;
+    const minted = await request(base, "POST", "/api/auth/tokens", { token: pat, body: { name: "another" } });
+    expect(minted.status).toBe(403);
+    expect(minted.body.suggestion).toMatch(/POST \/api\/auth\/login/);
+    const out = await request(base, "POST", "/api/auth/logout", { token: pat });
+    expect(out.status).toBe(400);
+    expect(out.body.suggestion).toMatch(/DELETE \/api\/auth\/tokens\//);
+    expect((await request(base, "GET", "/api/auth/me", { token: pat })).status).toBe(200);
+  });
+
+  it("accounts made or reset outside a request (strand user add, SERVICE_ADMIN_PASSWORD) are in the audit log", async () => {
+    const auth = new AuthService(service.store);
+    const { user } = await auth.setAccount("fay", "fay-password-1", "viewer", "strand user add");
+    await auth.setAccount("fay", "fay-password-2", undefined, "SERVICE_ADMIN_PASSWORD");
+    const rows = (await service.store.listAudit({ resource: `user/${user.id}` })).items;
+    expect(rows.map((row) => [row.action, row.path])).toEqual([
+      ["user.update", "SERVICE_ADMIN_PASSWORD"],
+      ["user.create", "strand user add"],
+    ]);
+    // Without a role the account keeps its own.
+    expect((await service.store.getUser(user.id)).role).toBe("viewer");
   });
 
   it("an expired personal access token answers TOKEN_EXPIRED", async () => {
@@ -235,12 +267,14 @@ describe("sign-in in team mode", () => {
     expect((await login(base, "dee", "dee-password-1")).status).toBe(401);
   });
 
-  it("an administrator's password reset ends the account's sessions", async () => {
+  it("an administrator's password reset ends the account's sessions and revokes its personal access tokens", async () => {
     const admin = await tokenOf(base, "ada");
     const made = await request(base, "POST", "/api/users", { token: admin, body: { username: "eve", password: "eve-password-1" } });
     const eve = (await login(base, "eve", "eve-password-1")).body.token as string;
+    const evePat = (await request(base, "POST", "/api/auth/tokens", { token: eve, body: { name: "laptop" } })).body.token as string;
     await request(base, "PATCH", `/api/users/${made.body.id as string}`, { token: admin, body: { password: "eve-password-2" } });
     expect((await request(base, "GET", "/api/auth/me", { token: eve })).body.code).toBe("TOKEN_EXPIRED");
+    expect((await request(base, "GET", "/api/auth/me", { token: evePat })).body.code).toBe("TOKEN_EXPIRED");
     expect((await login(base, "eve", "eve-password-2")).status).toBe(200);
   });
 
