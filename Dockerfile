@@ -31,7 +31,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts \
     && npm rebuild better-sqlite3
 
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json vite.config.ts ./
 COPY src ./src
 RUN npm run build \
     && npm prune --omit=dev --ignore-scripts

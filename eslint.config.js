@@ -9,6 +9,13 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // The browser app runs in browsers, not Node.js.
+    files: ["src/web/**"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",

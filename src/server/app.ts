@@ -117,7 +117,8 @@ export interface AppOptions {
   oauthStateTtlMs?: number;
 }
 
-const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../web/", import.meta.url));
+// dist/web from src/server (tests, tsx) and dist/server alike: both are two levels below the package root.
+const DEFAULT_WEB_ROOT = fileURLToPath(new URL("../../dist/web/", import.meta.url));
 
 /** What the OpenAPI document says of the service as a whole. */
 const API_DESCRIPTION = [

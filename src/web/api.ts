@@ -1,0 +1,30 @@
+/**
+ * The app's access to the service: one typed client (generated from the OpenAPI document) at the address
+ * the index page's `<base href>` names, so a service mounted under SERVICE_BASE_PATH works unchanged, and the
+ * session cookie travels with every request. Failures become `ApiError` with the service's code and message.
+ */
+import { createServiceClient, type ServiceErrorBody } from "../client/service-client.js";
+
+/** The service's base address, from `<base href>` (the page's own folder otherwise). */
+export const baseUrl = new URL(".", document.baseURI).href;
+
+/** The router's base path (`/` or `/prefix/`), as the service injected it. */
+export const basePath = document.querySelector<HTMLMetaElement>('meta[name="strand-base-path"]')?.content ?? "/";
+
+export const api = createServiceClient({ baseUrl });
+
+/** A failed request: the HTTP status and the service's error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Partial<ServiceErrorBody>,
+  ) {
+    super(body.message ?? `the service answered ${status}`);
+  }
+}
+
+/** The data of an answer, or an ApiError (for TanStack Query's queryFn). */
+export function dataOf<T>(answer: { data?: T; error?: unknown; response: Response }): T {
+  if (answer.data !== undefined && answer.error === undefined) return answer.data;
+  throw new ApiError(answer.response.status, (answer.error ?? {}) as Partial<ServiceErrorBody>);
+}
