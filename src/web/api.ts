@@ -1,15 +1,15 @@
 /**
  * The app's access to the service: one typed client (generated from the OpenAPI document) at the address
- * the index page's `<base href>` names, so a service mounted under SERVICE_BASE_PATH works unchanged, and the
+ * the service's base path names, so a service mounted under SERVICE_BASE_PATH works unchanged, and the
  * session cookie travels with every request. Failures become `ApiError` with the service's code and message.
  */
 import { createServiceClient, type ServiceErrorBody } from "../client/service-client.js";
 
-/** The service's base address, from `<base href>` (the page's own folder otherwise). */
-export const baseUrl = new URL(".", document.baseURI).href;
-
-/** The router's base path (`/` or `/prefix/`), as the service injected it. */
+/** The router's base path (`/` or `/prefix/`), as the service injected it (`/` under `npm run dev`). */
 export const basePath = document.querySelector<HTMLMetaElement>('meta[name="strand-base-path"]')?.content ?? "/";
+
+/** The service's base address: this origin and the base path, whatever page the app was opened on. */
+export const baseUrl = new URL(basePath, window.location.origin).href;
 
 export const api = createServiceClient({ baseUrl });
 
