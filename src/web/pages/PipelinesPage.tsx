@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, dataOf } from "../api.js";
-import { ErrorNotice } from "./ErrorNotice.js";
+import { QueryState } from "./QueryState.js";
 
 export function PipelinesPage() {
   const [filter, setFilter] = useState("");
@@ -15,11 +15,10 @@ export function PipelinesPage() {
         <h1 id="pipelines-title">Pipelines</h1>
         <input type="search" placeholder="Filter by name, description or tag" aria-label="Filter pipelines" value={filter} onChange={(event) => setFilter(event.target.value)} />
       </div>
-      {pipelines.isError ? <ErrorNotice error={pipelines.error} /> : null}
-      {pipelines.isPending ? <p className="muted">Loading…</p> : null}
-      {pipelines.data && shown.length === 0 ? (
-        <p className="empty">{pipelines.data.length === 0 ? "No saved pipelines yet. Save one with POST /api/pipelines or start from a template." : "No pipeline matches the filter."}</p>
-      ) : null}
+      <QueryState
+        query={pipelines}
+        empty={!pipelines.data || shown.length > 0 ? null : pipelines.data.length === 0 ? "No saved pipelines yet. Save one with POST /api/pipelines or start from a template." : "No pipeline matches the filter."}
+      />
       {shown.length > 0 ? (
         <table className="listing">
           <thead>

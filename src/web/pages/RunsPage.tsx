@@ -2,7 +2,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, dataOf } from "../api.js";
-import { ErrorNotice } from "./ErrorNotice.js";
+import { QueryState } from "./QueryState.js";
 
 const STATES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
 type State = (typeof STATES)[number];
@@ -34,9 +34,7 @@ export function RunsPage() {
           </select>
         </label>
       </div>
-      {runs.isError ? <ErrorNotice error={runs.error} /> : null}
-      {runs.isPending ? <p className="muted">Loading…</p> : null}
-      {runs.data && items.length === 0 ? <p className="empty">No runs{status ? ` in state ${status}` : ""} yet.</p> : null}
+      <QueryState query={runs} empty={runs.data && items.length === 0 ? `No runs${status ? ` in state ${status}` : ""} yet.` : null} />
       {items.length > 0 ? (
         <table className="listing">
           <thead>
