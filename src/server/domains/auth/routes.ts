@@ -188,6 +188,20 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
     }
   };
   const origin = (c: Context): RequestOrigin => ({ ip: options.clientAddress(c), userAgent: c.req.header("User-Agent") ?? null });
+  /** Runs a check of `username`'s password under the sign-in throttle: refused when throttled, counted when wrong. */
+  const passwordCheck = async <T>(c: Context, username: string, check: () => Promise<T>): Promise<T> => {
+    const address = options.clientAddress(c);
+    options.beforeSignIn?.(username, address);
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === "AUTH_FAILED") options.afterSignIn?.(username, address, false);
+      throw error;
+    }
+    options.afterSignIn?.(username, address, true);
+    return result;
+  };
   /** The id of the signed-in account, for the self-service routes. */
   const userId = (c: Context): string => {
     signInOff();
@@ -200,16 +214,7 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
       signInOff();
       const { username, password } = c.req.valid("json");
       noteAudit(c, "auth.login", `user/${username.slice(0, 64)}`);
-      const address = options.clientAddress(c);
-      options.beforeSignIn?.(username, address);
-      let signedIn;
-      try {
-        signedIn = await auth.login(username, password, origin(c));
-      } catch (error) {
-        options.afterSignIn?.(username, address, false);
-        throw error;
-      }
-      options.afterSignIn?.(username, address, true);
+      const signedIn = await passwordCheck(c, username, () => auth.login(username, password, origin(c)));
       setCaller(c, callerFromUser(signedIn.user));
       c.header("Set-Cookie", sessionCookie(signedIn.token, signedIn.expires_at, options.https(c)), { append: true });
       c.header("Cache-Control", "no-store");
@@ -261,18 +266,10 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
       noteAudit(c, "auth.password.change", `user/${id}`);
       const body = c.req.valid("json");
       const current = authenticationOf(c);
-      // The current password is a password check like a sign-in: a stolen session must not guess it at speed.
-      const username = callerOf(c).username;
-      const address = options.clientAddress(c);
-      options.beforeSignIn?.(username, address);
-      let result;
-      try {
-        result = await auth.changePassword(id, current?.via === "session" ? current.session.id : null, body.current_password, body.new_password);
-      } catch (error) {
-        if (error instanceof ServiceError && error.code === "AUTH_FAILED") options.afterSignIn?.(username, address, false);
-        throw error;
-      }
-      options.afterSignIn?.(username, address, true);
+      // The current password is checked like a sign-in: a stolen session must not guess it at speed.
+      const result = await passwordCheck(c, callerOf(c).username, () =>
+        auth.changePassword(id, current?.via === "session" ? current.session.id : null, body.current_password, body.new_password),
+      );
       return c.json({ changed: true as const, ...result }, 200);
     },
     bodyHook,
