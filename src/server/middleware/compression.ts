@@ -41,13 +41,16 @@ export function compression(): MiddlewareHandler {
     if (!encoding || !res.body) return;
     const raw = Buffer.from(await res.arrayBuffer());
     const headers = new Headers(res.headers);
+    // Hono copies the old response's headers onto a new one (a stale Content-Length included, which left
+    // browsers waiting for bytes that never came): clear it first, the headers wanted are in `headers`.
+    c.res = undefined;
     if (raw.length < MINIMUM_BYTES) {
       c.res = new Response(raw, { status: res.status, headers });
       return;
     }
     const body = encoding === "br" ? await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : await gzipAsync(raw);
     headers.set("Content-Encoding", encoding);
-    headers.delete("Content-Length");
+    headers.set("Content-Length", String(body.length));
     c.res = new Response(body, { status: res.status, headers });
   };
 }

@@ -3,6 +3,9 @@
  */
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { request } from "node:http";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseEncoding } from "../../../src/server/middleware/compression.js";
 import { startTestService, type TestService } from "../../support/service-harness.js";
@@ -12,9 +15,9 @@ beforeAll(async () => (service = await startTestService()));
 afterAll(() => service.close());
 
 /** A raw GET (fetch would decompress on its own), returning headers and the undecoded body. */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(path: string, headers: Record<string, string>, base = service.url): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(`${service.url}${path}`, { headers }, (response) => {
+    request(`${base}${path}`, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
@@ -45,6 +48,25 @@ describe("compression", () => {
     const gz = await rawGet("/api/openapi.json", { "Accept-Encoding": "gzip" });
     expect(gz.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+  });
+
+  it("compresses a static asset with a Content-Length of the compressed bytes (a stale one left browsers waiting)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "strand-web-"));
+    mkdirSync(join(root, "assets"));
+    const script = Buffer.from(`console.log(${JSON.stringify("strand ".repeat(20_000))});\n`);
+    writeFileSync(join(root, "assets", "app-1234.js"), script);
+    const withAssets = await startTestService({ webRoot: root });
+    try {
+      for (const [encoding, decode] of [["gzip", gunzipSync], ["br", brotliDecompressSync]] as const) {
+        const answer = await rawGet("/assets/app-1234.js", { "Accept-Encoding": encoding }, withAssets.url);
+        expect(answer.headers["content-encoding"]).toBe(encoding);
+        expect(Number(answer.headers["content-length"])).toBe(answer.body.length);
+        expect(decode(answer.body).equals(script)).toBe(true);
+      }
+    } finally {
+      await withAssets.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("leaves small bodies alone", async () => {
