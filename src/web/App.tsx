@@ -1,11 +1,32 @@
-/** The app's frame: a header with the sections, the service's version and mode, and the theme switch; the routes below it. */
+/**
+ * The app's frame: a header with the sections, the service's version and mode, the user menu and the theme
+ * switch; the routes below it. The editor and the run page (CodeMirror, React Flow, the layout engine) load
+ * on first use so the lists open fast.
+ */
 import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
 import { Navigate, NavLink, Route, Routes } from "react-router";
 import { api, dataOf } from "./api.js";
-import { PipelinesPage } from "./pages/PipelinesPage.js";
-import { RunsPage } from "./pages/RunsPage.js";
-import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { AuthGate } from "./account/AuthGate.js";
+import { AuditPage } from "./account/AuditPage.js";
+import { SessionsPage } from "./account/SessionsPage.js";
+import { SignInPage } from "./account/SignInPage.js";
+import { TokensPage } from "./account/TokensPage.js";
+import { UserMenu } from "./account/UserMenu.js";
+import { UsersPage } from "./account/UsersPage.js";
+import { NotFoundPage } from "./components/NotFoundPage.js";
+import { ImportPipelinePage } from "./pipelines/ImportPipelinePage.js";
+import { NewPipelinePage } from "./pipelines/NewPipelinePage.js";
+import { PipelinesPage } from "./pipelines/PipelinesPage.js";
+import { RevisionsPage } from "./pipelines/RevisionsPage.js";
+import { SharedPipelinePage } from "./pipelines/SharedPipelinePage.js";
+import { SharingPage } from "./pipelines/SharingPage.js";
+import { RunsPage } from "./runs/RunsPage.js";
+import { StartRunPage } from "./runs/StartRunPage.js";
 import { ThemeSwitch } from "./ThemeSwitch.js";
+
+const EditorPage = lazy(async () => ({ default: (await import("./editor/EditorPage.js")).EditorPage }));
+const RunPage = lazy(async () => ({ default: (await import("./runs/RunPage.js")).RunPage }));
 
 export function App() {
   const health = useQuery({ queryKey: ["health"], queryFn: async () => dataOf(await api.GET("/api/health")), refetchInterval: 30_000 });
@@ -25,15 +46,41 @@ export function App() {
         <span className="service-state" role="status">
           {health.isError ? "service unreachable" : health.data ? `v${health.data.version} · ${health.data.mode}` : "connecting…"}
         </span>
+        <UserMenu />
         <ThemeSwitch />
       </header>
       <main id="main" tabIndex={-1}>
-        <Routes>
-          <Route path="/" element={<Navigate to="/pipelines" replace />} />
-          <Route path="/pipelines" element={<PipelinesPage />} />
-          <Route path="/runs" element={<RunsPage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <Routes>
+            <Route path="/sign-in" element={<SignInPage />} />
+            <Route
+              path="*"
+              element={
+                <AuthGate>
+                  <Routes>
+                    <Route path="/" element={<Navigate to="/pipelines" replace />} />
+                    <Route path="/pipelines" element={<PipelinesPage />} />
+                    <Route path="/pipelines/new" element={<NewPipelinePage />} />
+                    <Route path="/pipelines/import" element={<ImportPipelinePage />} />
+                    <Route path="/pipelines/:id" element={<EditorPage />} />
+                    <Route path="/pipelines/:id/revisions" element={<RevisionsPage />} />
+                    <Route path="/pipelines/:id/sharing" element={<SharingPage />} />
+                    <Route path="/pipelines/:id/run" element={<StartRunPage />} />
+                    <Route path="/editor" element={<EditorPage />} />
+                    <Route path="/share/:token" element={<SharedPipelinePage />} />
+                    <Route path="/runs" element={<RunsPage />} />
+                    <Route path="/runs/:id" element={<RunPage />} />
+                    <Route path="/account/sessions" element={<SessionsPage />} />
+                    <Route path="/account/tokens" element={<TokensPage />} />
+                    <Route path="/admin/users" element={<UsersPage />} />
+                    <Route path="/admin/audit" element={<AuditPage />} />
+                    <Route path="*" element={<NotFoundPage />} />
+                  </Routes>
+                </AuthGate>
+              }
+            />
+          </Routes>
+        </Suspense>
       </main>
     </>
   );

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, dataOf } from "../api.js";
-import { QueryState } from "./QueryState.js";
+import { QueryState } from "../components/QueryState.js";
 
 export function PipelinesPage() {
   const [filter, setFilter] = useState("");

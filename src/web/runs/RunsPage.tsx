@@ -2,7 +2,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, dataOf } from "../api.js";
-import { QueryState } from "./QueryState.js";
+import { QueryState } from "../components/QueryState.js";
 
 const STATES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
 type State = (typeof STATES)[number];
