@@ -36,7 +36,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("accessibility of the main pages (a
       const found: Record<string, unknown> = {};
       for (const path of paths) {
         const page = await web.open(path);
-        await page.evaluate((name) => localStorage.setItem("strand-theme", name), theme);
+        await page.evaluate(`localStorage.setItem("strand-theme", "${theme}")`);
         await page.reload();
         await page.locator("h1").first().waitFor();
         await page.waitForLoadState("networkidle");

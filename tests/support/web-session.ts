@@ -67,11 +67,9 @@ export async function openWebSession(baseUrl: string, options: { browser?: Brows
     async accessibilityViolations(page) {
       // Evaluated through the DevTools protocol, so the app's content security policy (no inline scripts) stays on.
       await page.evaluate(AXE_SOURCE);
-      const found = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-        const result = await axe.run(document, { resultTypes: ["violations"] });
-        return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(" ")) }));
-      });
+      const found = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations.map((violation) => ({
+        id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(" ")),
+      })))`)) as AccessibilityViolation[];
       return found.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
     },
     async close() {
