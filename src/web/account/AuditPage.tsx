@@ -1,9 +1,200 @@
-/** Audit log (being built: issue 17). */
+/**
+ * The audit log, for administrators: sign-in attempts, refused requests and changes, newest first, filtered
+ * by user, action, result, resource and time, a page at a time ("Load more" follows the service's cursor).
+ */
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { api, dataOf } from "../api.js";
+import type { components } from "../../client/api-types.js";
+import { QueryState } from "../components/QueryState.js";
+import { AdminOnly } from "./AdminOnly.js";
+import { When } from "./times.js";
+import "./account.css";
+
+type Result = "success" | "failure" | "denied";
+
+interface AuditFilters {
+  user: string;
+  action: string;
+  result: "" | Result;
+  resource: string;
+  /** `datetime-local` values (the browser's time zone). */
+  since: string;
+  until: string;
+}
+
+const NO_FILTERS: AuditFilters = { user: "", action: "", result: "", resource: "", since: "", until: "" };
+const PAGE_SIZE = 50;
+
+/** A `datetime-local` value as an RFC 3339 instant, or nothing when empty or not a time. */
+function instant(local: string): string | undefined {
+  if (!local) return undefined;
+  const time = new Date(local);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
 export function AuditPage() {
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Audit log</h1>
-      <p className="muted">Coming soon.</p>
+    <AdminOnly title="Audit log">
+      <AuditLog />
+    </AdminOnly>
+  );
+}
+
+function AuditLog() {
+  const [draft, setDraft] = useState<AuditFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const entries = useInfiniteQuery({
+    queryKey: ["audit", filters],
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page: components["schemas"]["AuditPage"]) => page.next_cursor ?? undefined,
+    queryFn: async ({ pageParam }) =>
+      dataOf(
+        await api.GET("/api/audit", {
+          params: {
+            query: {
+              limit: PAGE_SIZE,
+              cursor: pageParam,
+              user: filters.user.trim() || undefined,
+              action: filters.action.trim() || undefined,
+              resource: filters.resource.trim() || undefined,
+              result: filters.result || undefined,
+              since: instant(filters.since),
+              until: instant(filters.until),
+            },
+          },
+        }),
+      ),
+  });
+  // Entries name users by id; the accounts list gives their names (a deleted account keeps its id).
+  const users = useQuery({ queryKey: ["users"], queryFn: async () => dataOf(await api.GET("/api/users")) });
+  const names = new Map((users.data ?? []).map((user) => [user.id, user.username]));
+  const rows = entries.data?.pages.flatMap((page) => page.items) ?? [];
+  const filtered = Object.values(filters).some((value) => value !== "");
+  const field = (name: keyof AuditFilters) => ({ value: draft[name], onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }) });
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+  return (
+    <section aria-labelledby="audit-title" className="account-page">
+      <div className="page-head">
+        <div>
+          <h1 id="audit-title">Audit log</h1>
+          <p className="muted page-lead">Sign-ins, refused requests and every change, newest first.</p>
+        </div>
+      </div>
+      <form className="panel audit-filters" onSubmit={apply} aria-label="Filter the audit log">
+        <label>
+          User
+          <input placeholder="username or id" {...field("user")} />
+        </label>
+        <label>
+          Action
+          <input placeholder="e.g. auth.login" {...field("action")} />
+        </label>
+        <label>
+          Result
+          <select {...field("result")}>
+            <option value="">any</option>
+            <option value="success">success</option>
+            <option value="failure">failure</option>
+            <option value="denied">denied</option>
+          </select>
+        </label>
+        <label>
+          Resource
+          <input placeholder="e.g. run/… or user/…" {...field("resource")} />
+        </label>
+        <label>
+          Since
+          <input type="datetime-local" {...field("since")} />
+        </label>
+        <label>
+          Until
+          <input type="datetime-local" {...field("until")} />
+        </label>
+        <div className="filter-actions">
+          <button type="submit" className="primary">
+            Apply filters
+          </button>
+          <button
+            type="button"
+            disabled={!filtered && Object.values(draft).every((value) => value === "")}
+            onClick={() => {
+              setDraft(NO_FILTERS);
+              setFilters(NO_FILTERS);
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      <QueryState query={entries} empty={entries.data && rows.length === 0 ? (filtered ? "No entries match these filters. Widen the time range or clear a filter." : "The audit log is empty so far.") : null} />
+      {rows.length > 0 ? (
+        <>
+          <table className="listing audit-table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">User</th>
+                <th scope="col">Action</th>
+                <th scope="col">Resource</th>
+                <th scope="col">Result</th>
+                <th scope="col">Address</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((entry) => (
+                <tr key={entry.id}>
+                  <td>
+                    <When iso={entry.time} />
+                  </td>
+                  <td>
+                    {entry.user === null ? (
+                      <span className="muted">anonymous</span>
+                    ) : names.has(entry.user) ? (
+                      <span title={`user id ${entry.user}`}>{names.get(entry.user)}</span>
+                    ) : (
+                      <span className="mono" title="an account that no longer exists, or not loaded yet">
+                        {entry.user}
+                      </span>
+                    )}
+                  </td>
+                  <td className="mono">{entry.action}</td>
+                  <td className="mono">{entry.resource === null ? <span className="muted">—</span> : <Resource resource={entry.resource} names={names} />}</td>
+                  <td className="result-cell">
+                    <span className={`badge badge-result-${entry.result}`} title={`HTTP ${entry.status}`}>
+                      {entry.result}
+                    </span>{" "}
+                    <span className="muted">{entry.status}</span>
+                  </td>
+                  <td className="mono" title={entry.request_id ? `request ${entry.request_id}` : undefined}>
+                    {entry.ip ?? <span className="muted">—</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="load-more">
+            <span className="muted" role="status">
+              {rows.length} entr{rows.length === 1 ? "y" : "ies"} shown{entries.hasNextPage ? "" : " — the end of the log"}
+            </span>
+            {entries.hasNextPage ? (
+              <button type="button" disabled={entries.isFetchingNextPage} onClick={() => void entries.fetchNextPage()}>
+                {entries.isFetchingNextPage ? "Loading…" : "Load more"}
+              </button>
+            ) : null}
+          </div>
+        </>
+      ) : null}
     </section>
   );
+}
+
+/** A resource as recorded; an account named by id (`user/<id>`) shows its username, the id on hover. */
+function Resource({ resource, names }: { resource: string; names: Map<string, string> }) {
+  const id = resource.startsWith("user/") ? resource.slice(5) : null;
+  const name = id === null ? undefined : names.get(id);
+  return name === undefined ? <>{resource}</> : <span title={resource}>user/{name}</span>;
 }

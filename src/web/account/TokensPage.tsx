@@ -1,9 +1,163 @@
-/** Access tokens (being built: issue 17). */
+/**
+ * Personal access tokens for scripts: the list (never the secrets), a new token shown exactly once with a
+ * copy button, and revoking one after a confirmation.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { api, dataOf } from "../api.js";
+import type { components } from "../../client/api-types.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { QueryState } from "../components/QueryState.js";
+import { ConfirmButton } from "./ConfirmButton.js";
+import { When } from "./times.js";
+import "./account.css";
+
+const TOKENS_KEY = ["auth", "tokens"] as const;
+
 export function TokensPage() {
+  const client = useQueryClient();
+  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/tokens")) });
+  const [created, setCreated] = useState<components["schemas"]["CreatedAccessToken"] | null>(null);
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Access tokens</h1>
-      <p className="muted">Coming soon.</p>
+    <section aria-labelledby="tokens-title" className="account-page">
+      <div className="page-head">
+        <div>
+          <h1 id="tokens-title">Access tokens</h1>
+          <p className="muted page-lead">
+            Tokens let scripts and the <code>strand</code> command line act as you: send one as <code>Authorization: Bearer …</code>. Give each script its own token, so you can revoke one without
+            touching the others.
+          </p>
+        </div>
+      </div>
+      {created ? <NewTokenNotice token={created} onDone={() => setCreated(null)} /> : <CreateTokenForm onCreated={setCreated} />}
+      <h2 className="section-title">
+        Your tokens {tokens.data ? <span className="count">{tokens.data.length}</span> : null}
+      </h2>
+      <QueryState query={tokens} empty={tokens.data && tokens.data.length === 0 ? "No access tokens yet. Create one above for each script that talks to strand." : null} />
+      {tokens.data && tokens.data.length > 0 ? (
+        <table className="listing">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.data.map((token) => {
+              const expired = token.expires_at !== null && new Date(token.expires_at).getTime() < Date.now();
+              return (
+                <tr key={token.id}>
+                  <td>
+                    <strong>{token.name}</strong> {expired ? <span className="badge badge-failed">expired</span> : null}
+                  </td>
+                  <td>
+                    <When iso={token.created_at} />
+                  </td>
+                  <td>
+                    <When iso={token.expires_at} empty="never" />
+                  </td>
+                  <td>
+                    <When iso={token.last_used_at} empty="not yet" />
+                  </td>
+                  <td className="actions">
+                    <ConfirmButton
+                      label="Revoke"
+                      accessibleName={`Revoke token ${token.name}`}
+                      title={`Revoke ${token.name}?`}
+                      confirmLabel="Revoke token"
+                      action={async () => dataOf(await api.DELETE("/api/auth/tokens/{id}", { params: { path: { id: token.id } } }))}
+                      onDone={() => void client.invalidateQueries({ queryKey: TOKENS_KEY })}
+                    >
+                      <p>Scripts using this token stop working at once. This cannot be undone: you would create a new token and update them.</p>
+                    </ConfirmButton>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
     </section>
+  );
+}
+
+function CreateTokenForm({ onCreated }: { onCreated: (token: components["schemas"]["CreatedAccessToken"]) => void }) {
+  const client = useQueryClient();
+  const [name, setName] = useState("");
+  const [days, setDays] = useState("90");
+  const create = useMutation({
+    mutationFn: async () => dataOf(await api.POST("/api/auth/tokens", { body: { name: name.trim(), ...(days === "" ? {} : { expires_in_days: Number(days) }) } })),
+    onSuccess: (token) => {
+      setName("");
+      onCreated(token);
+      void client.invalidateQueries({ queryKey: TOKENS_KEY });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form className="panel inline-form" onSubmit={submit} aria-labelledby="new-token-title">
+      <h2 id="new-token-title" className="panel-title">
+        New token
+      </h2>
+      <div className="form-row">
+        <label>
+          Name
+          <input required maxLength={100} placeholder="e.g. nightly-ci" value={name} onChange={(event) => setName(event.target.value)} />
+        </label>
+        <label>
+          Expires after (days)
+          <input type="number" min={1} max={3650} placeholder="never" value={days} onChange={(event) => setDays(event.target.value)} aria-describedby="token-days-hint" />
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create token"}
+        </button>
+      </div>
+      <p id="token-days-hint" className="muted">
+        Leave the days empty for a token that does not expire.
+      </p>
+      {create.error ? <ErrorNotice error={create.error} /> : null}
+    </form>
+  );
+}
+
+function NewTokenNotice({ token, onDone }: { token: components["schemas"]["CreatedAccessToken"]; onDone: () => void }) {
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token.token);
+      setCopied("yes");
+    } catch {
+      setCopied("failed");
+    }
+  };
+  return (
+    <div className="panel new-secret" role="region" aria-labelledby="new-secret-title">
+      <h2 id="new-secret-title" className="panel-title">
+        Token {token.name} created
+      </h2>
+      <p className="warning-line">
+        <strong>Copy it now: it is shown only this once.</strong> strand keeps only a hash of it, so it cannot show it again.
+      </p>
+      <div className="secret-row">
+        <input className="mono" readOnly value={token.token} aria-label="The new token" onFocus={(event) => event.target.select()} />
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <p className="muted" role="status">
+        {copied === "yes" ? "Copied to the clipboard." : copied === "failed" ? "The browser did not allow copying: select the token and copy it yourself." : ""}
+      </p>
+      <button type="button" className="primary" onClick={onDone}>
+        I have copied it
+      </button>
+    </div>
   );
 }

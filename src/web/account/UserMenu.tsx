@@ -1,4 +1,138 @@
-/** The signed-in user's menu in the header (being built: issue 17); nothing in personal mode. */
+/**
+ * The signed-in user's menu in the header (team and hpc modes; nothing in personal mode or while signed
+ * out): who you are and your role, your sessions and access tokens, the administrators' pages, changing your
+ * password and signing out. A disclosure button: Escape or a click elsewhere closes it and focus returns to
+ * the button; the arrow keys move between its entries.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
+import { api, dataOf } from "../api.js";
+import { ChangePasswordDialog } from "./ChangePasswordDialog.js";
+import { noteSignedOut, useCurrentUser, useServiceMode } from "./session.js";
+import "./account.css";
+
 export function UserMenu() {
-  return null;
+  const { mode } = useServiceMode();
+  const location = useLocation();
+  const onSignInPage = location.pathname === "/sign-in";
+  const me = useCurrentUser((mode === "team" || mode === "hpc") && !onSignInPage);
+  if (mode === undefined || mode === "personal" || onSignInPage || !me.data) return null;
+  return <SignedInMenu username={me.data.user.username} role={me.data.user.role} />;
+}
+
+function SignedInMenu({ username, role }: { username: string; role: "admin" | "user" | "viewer" }) {
+  const [open, setOpen] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  // A page change (following one of the links) closes the menu.
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => {
+      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", outside);
+    return () => document.removeEventListener("pointerdown", outside);
+  }, [open]);
+
+  const signOut = useMutation({
+    mutationFn: async () => dataOf(await api.POST("/api/auth/logout")),
+    onSettled: () => {
+      // Whatever the answer (a session already over says 401), this browser is signed out now.
+      client.clear();
+      noteSignedOut(client);
+      void navigate("/sign-in", { replace: true });
+    },
+  });
+
+  const entries = () => [...(panel.current?.querySelectorAll<HTMLElement>("a, button") ?? [])];
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && open) {
+      event.stopPropagation();
+      setOpen(false);
+      button.current?.focus();
+      return;
+    }
+    if (!open || (event.key !== "ArrowDown" && event.key !== "ArrowUp" && event.key !== "Home" && event.key !== "End")) return;
+    event.preventDefault();
+    const items = entries();
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const next = event.key === "Home" ? 0 : event.key === "End" ? items.length - 1 : event.key === "ArrowDown" ? (at + 1) % items.length : (at - 1 + items.length) % items.length;
+    items[next]?.focus();
+  };
+
+  return (
+    <div className="user-menu" onKeyDown={onKeyDown}>
+      <button
+        ref={button}
+        type="button"
+        className="user-menu-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((value) => !value)}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown" && !open) {
+            event.preventDefault();
+            setOpen(true);
+            requestAnimationFrame(() => entries()[0]?.focus());
+          }
+        }}
+      >
+        <span className="avatar" aria-hidden="true">
+          {username.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="user-menu-name">{username}</span>
+        <span className="visually-hidden"> ({role}), account menu</span>
+        <span className="chevron" aria-hidden="true">
+          ▾
+        </span>
+      </button>
+      <div ref={panel} id={panelId} className="user-menu-panel" hidden={!open}>
+        <div className="user-menu-who">
+          <strong>{username}</strong>
+          <span className={`badge badge-role-${role}`}>{role}</span>
+        </div>
+        <nav aria-label="Account">
+          <Link to="/account/sessions">Sessions</Link>
+          <Link to="/account/tokens">Access tokens</Link>
+          {role === "admin" ? (
+            <>
+              <div className="user-menu-group">Administration</div>
+              <Link to="/admin/users">Users</Link>
+              <Link to="/admin/audit">Audit log</Link>
+            </>
+          ) : null}
+        </nav>
+        <div className="user-menu-actions">
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(false);
+              setChangingPassword(true);
+            }}
+          >
+            Change password
+          </button>
+          <button type="button" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
+            {signOut.isPending ? "Signing out…" : "Sign out"}
+          </button>
+        </div>
+      </div>
+      <ChangePasswordDialog
+        open={changingPassword}
+        onClose={() => {
+          setChangingPassword(false);
+          // After the dialog has closed and let go of the focus.
+          requestAnimationFrame(() => button.current?.focus());
+        }}
+      />
+    </div>
+  );
 }

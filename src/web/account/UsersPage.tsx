@@ -1,9 +1,237 @@
-/** Users (being built: issue 17). */
+/**
+ * Accounts, for administrators: create one (username, password, role), change a role, reset a password, or
+ * delete an account after a confirmation. The service keeps at least one administrator and says so when a
+ * change would remove the last one; its message shows here.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { api, dataOf } from "../api.js";
+import type { components } from "../../client/api-types.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { QueryState } from "../components/QueryState.js";
+import { AdminOnly } from "./AdminOnly.js";
+import { ConfirmButton } from "./ConfirmButton.js";
+import { ModalDialog } from "./ModalDialog.js";
+import { useCurrentUser } from "./session.js";
+import { When } from "./times.js";
+import "./account.css";
+
+type Role = components["schemas"]["UserSummary"]["role"];
+type User = components["schemas"]["User"];
+const USERS_KEY = ["users"] as const;
+const ROLES: { role: Role; says: string }[] = [
+  { role: "admin", says: "everything, accounts and the audit log" },
+  { role: "user", says: "own pipelines and runs" },
+  { role: "viewer", says: "reads what is shared" },
+];
+
 export function UsersPage() {
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Users</h1>
-      <p className="muted">Coming soon.</p>
+    <AdminOnly title="Users">
+      <UsersListing />
+    </AdminOnly>
+  );
+}
+
+function UsersListing() {
+  const client = useQueryClient();
+  const me = useCurrentUser(true);
+  const users = useQuery({ queryKey: USERS_KEY, queryFn: async () => dataOf(await api.GET("/api/users")) });
+  const changeRole = useMutation({
+    mutationFn: async ({ id, role }: { id: string; role: Role }) => dataOf(await api.PATCH("/api/users/{id}", { params: { path: { id } }, body: { role } })),
+    onSettled: () => void client.invalidateQueries({ queryKey: USERS_KEY }),
+  });
+  const [resetting, setResetting] = useState<User | null>(null);
+  return (
+    <section aria-labelledby="users-title" className="account-page">
+      <div className="page-head">
+        <div>
+          <h1 id="users-title">Users</h1>
+          <p className="muted page-lead">Everyone who can sign in to this service, and what they may do.</p>
+        </div>
+        {users.data ? <span className="count">{users.data.length} accounts</span> : null}
+      </div>
+      <CreateUserForm />
+      {changeRole.error ? <ErrorNotice error={changeRole.error} /> : null}
+      {changeRole.isSuccess ? (
+        <p className="muted" role="status">
+          {changeRole.data.username} is now {changeRole.data.role}.
+        </p>
+      ) : null}
+      <QueryState query={users} empty={users.data && users.data.length === 0 ? "No accounts yet: create the first one above." : null} />
+      {users.data && users.data.length > 0 ? (
+        <table className="listing">
+          <thead>
+            <tr>
+              <th scope="col">Username</th>
+              <th scope="col">Role</th>
+              <th scope="col">Sign-in</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.map((user) => (
+              <tr key={user.id}>
+                <td>
+                  <strong>{user.username}</strong> {user.id === me.data?.user.id ? <span className="badge badge-current">you</span> : null}
+                </td>
+                <td>
+                  <select
+                    aria-label={`Role of ${user.username}`}
+                    value={user.role}
+                    disabled={changeRole.isPending}
+                    onChange={(event) => {
+                      changeRole.reset();
+                      changeRole.mutate({ id: user.id, role: event.target.value as Role });
+                    }}
+                  >
+                    {ROLES.map(({ role }) => (
+                      <option key={role} value={role}>
+                        {role}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>{user.has_password ? "password" : <span className="muted">GitHub or ORCID only</span>}</td>
+                <td>
+                  <When iso={user.created_at} />
+                </td>
+                <td className="actions">
+                  <button type="button" aria-label={`Reset password of ${user.username}`} onClick={() => setResetting(user)}>
+                    Reset password
+                  </button>
+                  <ConfirmButton
+                    label="Delete"
+                    accessibleName={`Delete ${user.username}`}
+                    title={`Delete ${user.username}?`}
+                    confirmLabel="Delete account"
+                    action={async () => dataOf(await api.DELETE("/api/users/{id}", { params: { path: { id: user.id } } }))}
+                    onDone={() => void client.invalidateQueries({ queryKey: USERS_KEY })}
+                  >
+                    <p>
+                      {user.username} can no longer sign in; their sessions and access tokens stop working at once. Their pipelines and runs stay. This cannot be undone.
+                    </p>
+                  </ConfirmButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </section>
+  );
+}
+
+function CreateUserForm() {
+  const client = useQueryClient();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState<Role>("user");
+  const create = useMutation({
+    mutationFn: async () => dataOf(await api.POST("/api/users", { body: { username: username.trim(), password, role } })),
+    onSuccess: () => {
+      setUsername("");
+      setPassword("");
+      setRole("user");
+      void client.invalidateQueries({ queryKey: USERS_KEY });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form className="panel inline-form" onSubmit={submit} aria-labelledby="new-user-title">
+      <h2 id="new-user-title" className="panel-title">
+        New account
+      </h2>
+      <div className="form-row">
+        <label>
+          Username
+          <input required autoComplete="off" value={username} onChange={(event) => setUsername(event.target.value)} />
+        </label>
+        <label>
+          Password
+          <input required type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+        </label>
+        <label>
+          Role
+          <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
+            {ROLES.map((option) => (
+              <option key={option.role} value={option.role}>
+                {option.role} — {option.says}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create account"}
+        </button>
+      </div>
+      {create.error ? <ErrorNotice error={create.error} /> : null}
+      {create.isSuccess ? (
+        <p className="muted" role="status">
+          Account {create.data.username} created. Tell them their password through a safe channel; they can change it from their menu.
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const client = useQueryClient();
+  const [password, setPassword] = useState("");
+  const reset = useMutation({
+    mutationFn: async (id: string) => dataOf(await api.PATCH("/api/users/{id}", { params: { path: { id } }, body: { password } })),
+    onSuccess: () => {
+      setPassword("");
+      void client.invalidateQueries({ queryKey: USERS_KEY });
+    },
+  });
+  const close = () => {
+    reset.reset();
+    setPassword("");
+    onClose();
+  };
+  return (
+    <ModalDialog open={user !== null} title={`Reset the password of ${user?.username ?? ""}`} onClose={close}>
+      {reset.isSuccess ? (
+        <>
+          <p role="status">The password is reset; {user?.username}'s sessions and access tokens have ended.</p>
+          <div className="modal-actions">
+            <button type="button" className="primary" onClick={close} autoFocus>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <form
+          className="stacked-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (user) reset.mutate(user.id);
+          }}
+        >
+          <p>Their sessions and access tokens end, and a sign-in lock-out is lifted.</p>
+          <label>
+            New password
+            <input type="password" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} autoFocus />
+          </label>
+          {reset.error ? <ErrorNotice error={reset.error} /> : null}
+          <div className="modal-actions">
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={reset.isPending}>
+              {reset.isPending ? "Resetting…" : "Reset password"}
+            </button>
+          </div>
+        </form>
+      )}
+    </ModalDialog>
   );
 }

@@ -1,0 +1,61 @@
+/**
+ * A destructive action behind a confirmation: the button opens a dialog that says what will happen; the
+ * action runs only on "confirm", and a refusal by the service shows in the dialog with its message.
+ */
+import { useMutation } from "@tanstack/react-query";
+import { useState, type ReactNode } from "react";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { ModalDialog } from "./ModalDialog.js";
+
+export function ConfirmButton({
+  label,
+  accessibleName,
+  title,
+  confirmLabel,
+  children,
+  action,
+  onDone,
+}: {
+  /** What the button says, e.g. "Revoke". */
+  label: string;
+  /** The button's accessible name when the label alone is ambiguous in a table, e.g. "Revoke token nightly-ci". */
+  accessibleName?: string;
+  title: string;
+  confirmLabel: string;
+  /** What will happen, in the dialog. */
+  children: ReactNode;
+  action: () => Promise<unknown>;
+  onDone?: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const run = useMutation({
+    mutationFn: action,
+    onSuccess: () => {
+      setOpen(false);
+      onDone?.();
+    },
+  });
+  const close = () => {
+    setOpen(false);
+    run.reset();
+  };
+  return (
+    <>
+      <button type="button" className="danger-quiet" aria-label={accessibleName} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      <ModalDialog open={open} title={title} onClose={close}>
+        <div className="modal-body">{children}</div>
+        {run.error ? <ErrorNotice error={run.error} /> : null}
+        <div className="modal-actions">
+          <button type="button" onClick={close} autoFocus>
+            Cancel
+          </button>
+          <button type="button" className="danger" disabled={run.isPending} onClick={() => run.mutate()}>
+            {run.isPending ? "Working…" : confirmLabel}
+          </button>
+        </div>
+      </ModalDialog>
+    </>
+  );
+}

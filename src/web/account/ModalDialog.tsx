@@ -1,0 +1,38 @@
+/**
+ * A modal `<dialog>` shown while `open`: the browser keeps focus inside and moves it to the first control,
+ * Escape closes it (through `onClose`), and focus returns to what had it before.
+ */
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+export function ModalDialog({ open, title, onClose, children, className }: { open: boolean; title: string; onClose: () => void; children: ReactNode; className?: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || !open) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    element.showModal();
+    return () => {
+      element.close();
+      if (opener?.isConnected && opener.offsetParent !== null) opener.focus();
+    };
+  }, [open]);
+  const titleId = useId();
+  return (
+    <dialog
+      ref={dialog}
+      className={`modal ${className ?? ""}`}
+      aria-labelledby={open ? titleId : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {open ? (
+        <>
+          <h2 id={titleId}>{title}</h2>
+          {children}
+        </>
+      ) : null}
+    </dialog>
+  );
+}

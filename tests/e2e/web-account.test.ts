@@ -1,0 +1,256 @@
+/**
+ * Signing in and the account pages in Chromium against a real team-mode service: a signed-out visitor lands
+ * on the sign-in page and comes back to the page asked for, wrong passwords say so, the user menu, access
+ * tokens shown once and revoked, sessions with this one marked, an administrator creating an account that
+ * cannot open the administrators' pages, the audit log and its filters, signing out; personal mode has no
+ * sign-in at all. Every page passes axe-core and no console error is left unexplained.
+ *
+ * Chromium logs every answer of 400 and above as a console error ("Failed to load resource: the server
+ * responded with a status of 401 (Unauthorized)"), even when the app expects it: a signed-out browser's
+ * `GET /api/auth/me` is how the app learns it must sign in (the session cookie is HttpOnly, so nothing else
+ * tells), a wrong password is a 401 by design, and refusing to demote the last administrator is a 409. The
+ * tests record every failed answer the browser received, check each one is one of those expected, and
+ * remove exactly one such console line per expected answer; anything else is a failure.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
+import { startTestService, type TestService } from "../support/service-harness.js";
+import { ACCOUNTS, startTeamService, type TeamService } from "../support/team-service.js";
+import { openWebSession, type WebSession } from "../support/web-session.js";
+
+failWithoutChromiumWhenStrict();
+
+const ADMIN = ACCOUNTS.admin;
+const NEWCOMER = { username: "newbie", password: "newbie-first-password-42" };
+/** The failed answers the app meets on purpose, as `<status> <path>`. */
+const EXPECTED_FAILURES = new Set(["401 /api/auth/me", "401 /api/auth/login", "409 /api/users/{id}"]);
+const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 409: "Conflict" };
+
+/** A web session that records every failed answer its pages got, to tell expected console errors from others. */
+async function trackedSession(url: string, browser?: WebSession["browser"]) {
+  const web = await openWebSession(url, browser ? { browser } : {});
+  const failures: string[] = [];
+  web.context.on("response", (response) => {
+    if (response.status() >= 400) failures.push(`${response.status()} ${new URL(response.url()).pathname.replace(/\/api\/users\/[^/]+$/, "/api/users/{id}")}`);
+  });
+  /** The console problems left once each expected failed answer has taken away its one "Failed to load resource" line. */
+  const unexplained = () => {
+    const left = [...web.problems];
+    for (const failure of failures) {
+      if (!EXPECTED_FAILURES.has(failure)) continue;
+      const status = Number(failure.split(" ")[0]);
+      const line = left.findIndex((problem) => problem.endsWith(`: Failed to load resource: the server responded with a status of ${status} (${STATUS_TEXT[status]})`));
+      if (line >= 0) left.splice(line, 1);
+    }
+    return { unexpectedFailures: failures.filter((failure) => !EXPECTED_FAILURES.has(failure)), problems: left };
+  };
+  return { web, failures, unexplained };
+}
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages in Chromium (team mode)", () => {
+  let team: TeamService;
+  let admin: Awaited<ReturnType<typeof trackedSession>>;
+  let page: Page;
+  const violations: Record<string, unknown> = {};
+
+  const checkAccessibility = async (name: string) => {
+    const found = await admin.web.accessibilityViolations(page);
+    if (found.length > 0) violations[name] = found;
+  };
+
+  beforeAll(async () => {
+    team = await startTeamService();
+    admin = await trackedSession(team.url);
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.web.close();
+    await team?.close();
+  });
+
+  it("sends a signed-out visitor of /pipelines to the sign-in page", async () => {
+    const first = await admin.web.open("/pipelines");
+    await first.getByRole("heading", { name: "Sign in to strand" }).waitFor();
+    const url = new URL(first.url());
+    expect(url.pathname).toBe("/sign-in");
+    expect(url.searchParams.get("return_to")).toBe("/pipelines");
+    // No user menu while signed out.
+    expect(await first.getByRole("button", { name: /account menu$/ }).count()).toBe(0);
+    await first.close();
+  });
+
+  it("says a wrong password is wrong, then signs in and returns to the page asked for", async () => {
+    page = await admin.web.open("/account/tokens");
+    await page.getByRole("heading", { name: "Sign in to strand" }).waitFor();
+    await admin.web.screenshot(page, "sign-in");
+    await checkAccessibility("sign-in");
+    await signIn(page, ADMIN.username, "not-the-password");
+    expect(await page.getByRole("alert").innerText()).toBe("Wrong username or password.");
+    await signIn(page, ADMIN.username, ADMIN.password);
+    await page.getByRole("heading", { name: "Access tokens" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/account/tokens");
+  });
+
+  it("shows the user's name and role in a menu that works from the keyboard", async () => {
+    const menuButton = page.getByRole("button", { name: `${ADMIN.username} (admin), account menu` });
+    await menuButton.waitFor();
+    expect(await menuButton.innerText()).toContain(ADMIN.username);
+    await menuButton.focus();
+    await page.keyboard.press("Enter");
+    expect(await menuButton.getAttribute("aria-expanded")).toBe("true");
+    const accountNav = page.getByRole("navigation", { name: "Account" });
+    for (const name of ["Sessions", "Access tokens", "Users", "Audit log"]) expect(await accountNav.getByRole("link", { name }).isVisible()).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Sessions");
+    await page.keyboard.press("Escape");
+    expect(await menuButton.getAttribute("aria-expanded")).toBe("false");
+    expect(await accountNav.isVisible()).toBe(false);
+    expect(await page.evaluate("document.activeElement.className")).toBe("user-menu-button");
+  });
+
+  it("creates an access token, shows it once, and revokes it after a confirmation", async () => {
+    await page.getByLabel("Name").fill("nightly-ci");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secretBox = page.getByRole("textbox", { name: "The new token" });
+    await secretBox.waitFor();
+    const secret = await secretBox.inputValue();
+    expect(secret).toMatch(/^strand_pat_/);
+    expect(await page.getByText("it is shown only this once").isVisible()).toBe(true);
+    await page.getByRole("row", { name: /nightly-ci/ }).waitFor();
+    expect((await team.call("anonymous", "GET", "/api/auth/me", { token: secret })).status).toBe(200);
+    await admin.web.screenshot(page, "tokens");
+    await checkAccessibility("tokens");
+
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    expect(await page.content()).not.toContain(secret);
+    // Revoking asks first; cancelling keeps the token.
+    await page.getByRole("button", { name: "Revoke token nightly-ci" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke nightly-ci?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.getByRole("row", { name: /nightly-ci/ }).count()).toBe(1);
+    await page.getByRole("button", { name: "Revoke token nightly-ci" }).click();
+    await dialog.getByRole("button", { name: "Revoke token" }).click();
+    await page.getByText("No access tokens yet.").waitFor();
+    expect((await team.call("anonymous", "GET", "/api/auth/me", { token: secret })).status).toBe(401);
+  });
+
+  it("lists the sessions with this one marked, and ends another after a confirmation", async () => {
+    await page.getByRole("button", { name: /account menu$/ }).click();
+    await page.getByRole("link", { name: "Sessions" }).click();
+    await page.getByRole("heading", { name: "Sessions" }).waitFor();
+    const current = page.getByRole("row").filter({ has: page.getByText("This session") });
+    await current.waitFor();
+    expect(await current.count()).toBe(1);
+    expect(await current.innerText()).toMatch(/Chrom/);
+    // The harness signed the administrator in once more through the API: that session can be ended.
+    const ends = page.getByRole("button", { name: /^End session from/ });
+    const before = await ends.count();
+    expect(before).toBeGreaterThan(0);
+    await ends.first().click();
+    await page.getByRole("dialog", { name: "End this session?" }).getByRole("button", { name: "End session" }).click();
+    await expect.poll(() => ends.count()).toBe(before - 1);
+    await checkAccessibility("sessions");
+  });
+
+  it("lets the administrator create an account that signs in elsewhere and cannot open the users page", async () => {
+    await page.getByRole("button", { name: /account menu$/ }).click();
+    await page.getByRole("link", { name: "Users" }).click();
+    await page.getByRole("heading", { name: "Users", exact: true }).waitFor();
+    const form = page.getByRole("form", { name: "New account" });
+    await form.getByLabel("Username").fill(NEWCOMER.username);
+    await form.getByLabel("Password").fill(NEWCOMER.password);
+    await form.getByLabel("Role").selectOption("user");
+    await form.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("row", { name: new RegExp(NEWCOMER.username) }).waitFor();
+    // The service keeps its last administrator, and its message shows.
+    await page.getByRole("combobox", { name: `Role of ${ADMIN.username}` }).selectOption("user");
+    await page.getByRole("alert").filter({ hasText: /the last administrator/ }).waitFor();
+    expect(await page.getByRole("combobox", { name: `Role of ${ADMIN.username}` }).inputValue()).toBe("admin");
+    await admin.web.screenshot(page, "users");
+    await checkAccessibility("users");
+
+    const newcomer = await trackedSession(team.url, admin.web.browser);
+    try {
+      const other = await newcomer.web.open("/admin/users");
+      await other.getByRole("heading", { name: "Sign in to strand" }).waitFor();
+      await signIn(other, NEWCOMER.username, NEWCOMER.password);
+      await other.getByText("Administrators only.").waitFor();
+      expect(new URL(other.url()).pathname).toBe("/admin/users");
+      expect(await other.getByRole("table").count()).toBe(0);
+      await other.getByRole("button", { name: `${NEWCOMER.username} (user), account menu` }).click();
+      expect(await other.getByRole("link", { name: "Access tokens" }).isVisible()).toBe(true);
+      expect(await other.getByRole("link", { name: "Users" }).count()).toBe(0);
+      expect(newcomer.failures.filter((failure) => failure.startsWith("403"))).toEqual([]);
+      expect(newcomer.unexplained()).toEqual({ unexpectedFailures: [], problems: [] });
+    } finally {
+      await newcomer.web.close();
+    }
+  });
+
+  it("shows the audit log with the sign-ins and filters it by user", async () => {
+    await page.getByRole("button", { name: /account menu$/ }).click();
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByRole("heading", { name: "Audit log" }).waitFor();
+    const rows = page.getByRole("table").getByRole("row");
+    await page.getByRole("cell", { name: "auth.login" }).first().waitFor();
+    expect(await page.getByRole("row", { name: /auth\.login.*failure/ }).count()).toBeGreaterThan(0);
+    await page.getByLabel("User", { exact: true }).fill(NEWCOMER.username);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect.poll(async () => (await rows.allInnerTexts()).slice(1).every((text) => text.includes(NEWCOMER.username))).toBe(true);
+    expect(await page.getByRole("row", { name: new RegExp(`${NEWCOMER.username}.*auth\\.login`) }).count()).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Clear" }).click();
+    await page.getByRole("row", { name: new RegExp(ADMIN.username) }).first().waitFor();
+    await admin.web.screenshot(page, "audit");
+    await checkAccessibility("audit");
+  });
+
+  it("signs out to the sign-in page, after which /pipelines needs signing in again", async () => {
+    await page.getByRole("button", { name: /account menu$/ }).click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to strand" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+    await page.goto(`${team.url}/pipelines`);
+    await page.getByRole("heading", { name: "Sign in to strand" }).waitFor();
+    expect(new URL(page.url()).searchParams.get("return_to")).toBe("/pipelines");
+  });
+
+  it("passes the accessibility check on every page, with no unexplained console error", () => {
+    expect(violations).toEqual({});
+    expect(admin.unexplained()).toEqual({ unexpectedFailures: [], problems: [] });
+  });
+});
+
+describe.skipIf(CHROMIUM_PATH === undefined)("personal mode in Chromium", () => {
+  let service: TestService;
+  let web: WebSession;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    web = await openWebSession(service.url);
+  }, 60_000);
+  afterAll(async () => {
+    await web?.close();
+    await service?.close();
+  });
+
+  it("shows no sign-in and no user menu; the sign-in page says none is needed", async () => {
+    const page = await web.open("/pipelines");
+    await page.getByRole("heading", { name: "Pipelines" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByRole("button", { name: /account menu$/ }).count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe("/pipelines");
+    await page.goto(`${service.url}/sign-in`);
+    await page.getByRole("heading", { name: "No sign-in needed" }).waitFor();
+    expect(await page.getByLabel("Password").count()).toBe(0);
+    await page.getByRole("link", { name: "Go to the app" }).click();
+    await page.getByRole("heading", { name: "Pipelines" }).waitFor();
+    expect(web.problems).toEqual([]);
+  });
+});
