@@ -770,7 +770,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The pipeline's DAG with per-node live status, job totals and an ETA */
+        /** The pipeline's DAG with per-node live status, job totals and an ETA (and every job unless jobs=false) */
         get: operations["getRunDagStatus"];
         put?: never;
         post?: never;
@@ -789,6 +789,26 @@ export interface paths {
         };
         /** Why jobs failed: one diagnosis per failed job from the rule engine */
         get: operations["getRunDiagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the run's jobs, filtered and sorted on the server (a dry run: its plan)
+         * @description Each row has the job's position in the engine's order (`index`), status, the engine's reason, times, duration and exit code. `total` counts the jobs the filters keep. Fast on runs of 100,000 jobs: the run's jobs are folded once and kept until its event log changes.
+         */
+        get: operations["listRunJobs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -906,7 +926,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live status: nodes grouped by rule with job counts, timeline, resources */
+        /** Live status: nodes grouped by rule with job counts, the recent timeline, resources (and every job unless jobs=false) */
         get: operations["getRunStatus"];
         put?: never;
         post?: never;
@@ -1571,7 +1591,7 @@ export interface components {
             /** @description estimated time to finish (null until a job has finished; 0 once the run has ended) */
             eta_ms: number | null;
             failed: number;
-            /** @description the jobs the engine has named so far, in its order */
+            /** @description the jobs the engine has named so far, in its order; empty with ?jobs=false (GET /api/runs/{id}/jobs pages them) */
             jobs: {
                 job: string;
                 /** @description why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for) */
@@ -1636,6 +1656,34 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        RunJobRow: {
+            duration_ms: number | null;
+            exit_code: number | null;
+            finished_at: string | null;
+            /** @description the job's position in the engine's order (0 first) */
+            index: number;
+            job: string;
+            /** @description why the engine runs (or would run) the job, or skips it; null when it did not say */
+            reason: {
+                /** @description never-completed, config-changed, rule-changed, downstream, up-to-date, … */
+                code: string;
+                text: string;
+            } | null;
+            rule: string;
+            started_at: string | null;
+            /**
+             * @description would_run and would_skip: a dry run's plan
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
+        };
+        RunJobsPage: {
+            items: components["schemas"]["RunJobRow"][];
+            limit: number;
+            offset: number;
+            /** @description jobs the filters keep (all pages) */
+            total: number;
+        };
         RunLogs: {
             eof: boolean;
             job: string | null;
@@ -1667,7 +1715,7 @@ export interface components {
             truncated: boolean;
         };
         RunStatusView: {
-            /** @description the jobs the engine has named so far, in its order */
+            /** @description the jobs the engine has named so far, in its order; empty with ?jobs=false (GET /api/runs/{id}/jobs pages them) */
             jobs: {
                 job: string;
                 /** @description why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for) */
@@ -1706,6 +1754,7 @@ export interface components {
                 peak_memory_mb: number;
             };
             status: string;
+            /** @description the most recent entries, oldest first (at most 500; timeline_total counts them all) */
             timeline: {
                 job: string | null;
                 message: string;
@@ -1713,6 +1762,8 @@ export interface components {
                 time: string;
                 type: string;
             }[];
+            /** @description entries of the whole timeline, those left out of `timeline` included */
+            timeline_total: number;
         };
         RunTarget: {
             account?: string;
@@ -3098,6 +3149,8 @@ export interface operations {
             query?: {
                 /** @description resume after this event id (for clients that cannot set Last-Event-ID) */
                 last_event_id?: string;
+                /** @description only this run's events (a `lagged` notice still comes; it may concern other runs' events) */
+                run_id?: string;
             };
             header?: {
                 /** @description resume after this event id (sent by EventSource when it reconnects); wins over the query */
@@ -6436,7 +6489,10 @@ export interface operations {
     };
     getRunDagStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description false: `jobs` is returned empty (page the jobs with GET /api/runs/{id}/jobs instead); default true */
+                jobs?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description run id */
@@ -6446,7 +6502,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The pipeline's DAG with per-node live status, job totals and an ETA */
+            /** @description The pipeline's DAG with per-node live status, job totals and an ETA (and every job unless jobs=false) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6548,6 +6604,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunDiagnostics"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such run (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRunJobs: {
+        parameters: {
+            query?: {
+                /** @description rows in the page (default 100, at most 1000) */
+                limit?: number;
+                /** @description rows to skip (default 0) */
+                offset?: number | null;
+                /** @description default asc */
+                order?: "asc" | "desc";
+                /** @description only jobs whose id or rule contains this text (case-insensitive) */
+                q?: string;
+                /** @description only jobs of this rule */
+                rule?: string;
+                /** @description the column to sort by (default order: the engine's order); ties keep the engine's order, rows without a value come last */
+                sort?: "order" | "job" | "rule" | "status" | "started_at" | "duration_ms";
+                /** @description only jobs in this status */
+                status?: "queued" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
+            };
+            header?: never;
+            path: {
+                /** @description run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunJobsPage"];
                 };
             };
             /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
@@ -7178,7 +7344,10 @@ export interface operations {
     };
     getRunStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description false: `jobs` is returned empty (page the jobs with GET /api/runs/{id}/jobs instead); default true */
+                jobs?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description run id */
@@ -7188,7 +7357,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Live status: nodes grouped by rule with job counts, timeline, resources */
+            /** @description Live status: nodes grouped by rule with job counts, the recent timeline, resources (and every job unless jobs=false) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -81,6 +81,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getRun: "read",
   getRunStatus: "read",
   getRunDagStatus: "read",
+  listRunJobs: "read",
   getRunLogs: "read",
   getRunResults: "read",
   getRunDiagnostics: "read",

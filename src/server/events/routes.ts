@@ -52,6 +52,7 @@ const eventsRoute = createRoute({
         .regex(/^\d{1,15}$/, "a non-negative integer")
         .optional()
         .openapi({ description: "resume after this event id (for clients that cannot set Last-Event-ID)" }),
+      run_id: z.string().min(1).max(128).optional().openapi({ description: "only this run's events (a `lagged` notice still comes; it may concern other runs' events)" }),
     }),
     headers: z.object({
       "last-event-id": z.string().optional().openapi({ description: "resume after this event id (sent by EventSource when it reconnects); wins over the query" }),
@@ -161,9 +162,10 @@ export function eventRoutes(bus: EventBus, options: EventRouteOptions = {}): Ope
     // Hono answers HEAD with this handler and drops the body uncancelled: a subscription would never be released.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS }) as never;
     const caller = callerOf(c);
+    const runId = c.req.query("run_id") || undefined;
     const subscription = bus.subscribe({
       afterId: resumeAfter(c),
-      accept: (event) => event.owner === undefined || readable(mayRead, caller, event.owner),
+      accept: (event) => (runId === undefined || event.data.run_id === runId) && (event.owner === undefined || readable(mayRead, caller, event.owner)),
     });
     const body = eventStream(subscription, pingMs, c.req.raw.signal);
     return new Response(body, { status: 200, headers: SSE_HEADERS }) as never;

@@ -52,6 +52,7 @@ export interface EngineFinish {
 export interface ProgressSnapshot {
   jobs: JobProgress[];
   timeline: TimelineEntry[];
+  timelineTotal: number;
   jobsTotal: number;
   startedAt: string | null;
   finish: EngineFinish | null;
@@ -60,12 +61,15 @@ export interface ProgressSnapshot {
 }
 
 /** The newest timeline entries kept in memory (the event log keeps them all). */
-const TIMELINE_CAP = 500;
+export const TIMELINE_CAP = 500;
 
 /** Folds run events into job states, counts and a timeline. */
 export class RunProgress {
   readonly jobs = new Map<string, JobProgress>();
+  /** The newest timeline entries (at most `TIMELINE_CAP`). */
   readonly timeline: TimelineEntry[] = [];
+  /** Every timeline entry noted, the ones dropped from `timeline` included. */
+  timelineTotal = 0;
   jobsTotal = 0;
   startedAt: string | null = null;
   finish: EngineFinish | null = null;
@@ -167,8 +171,8 @@ export class RunProgress {
 
   /** The fold as plain data. */
   snapshot(): ProgressSnapshot {
-    const { timeline, jobsTotal, startedAt, finish, enginePid, lastSeq } = this;
-    return { jobs: [...this.jobs.values()], timeline, jobsTotal, startedAt, finish, enginePid, lastSeq };
+    const { timeline, timelineTotal, jobsTotal, startedAt, finish, enginePid, lastSeq } = this;
+    return { jobs: [...this.jobs.values()], timeline, timelineTotal, jobsTotal, startedAt, finish, enginePid, lastSeq };
   }
 
   /** A fold rebuilt from its snapshot. */
@@ -176,6 +180,7 @@ export class RunProgress {
     const progress = new RunProgress();
     for (const job of snapshot.jobs) progress.jobs.set(job.job, job);
     progress.timeline.push(...snapshot.timeline);
+    progress.timelineTotal = snapshot.timelineTotal;
     progress.jobsTotal = snapshot.jobsTotal;
     progress.startedAt = snapshot.startedAt;
     progress.finish = snapshot.finish;
@@ -216,6 +221,7 @@ export class RunProgress {
 
   private note(event: RunEvent, rule: string | null, job: string | null, message: string): void {
     this.timeline.push({ time: event.time, type: event.type, rule, job, message });
+    this.timelineTotal++;
     if (this.timeline.length > TIMELINE_CAP) this.timeline.splice(0, this.timeline.length - TIMELINE_CAP);
   }
 }

@@ -144,6 +144,7 @@ const TABLE: Record<string, Row> = {
   getRun: runView,
   getRunStatus: runView,
   getRunDagStatus: runView,
+  listRunJobs: { params: (f) => ({ id: f.run }), query: "?limit=10&sort=duration_ms&order=desc", expect: OWN_RUN_READ },
   getRunLogs: runView,
   getRunResults: runView,
   getRunDiagnostics: runView,

@@ -19,6 +19,8 @@ import {
   RunDetail,
   RunDiagnosticsView,
   RunIdParam,
+  RunJobsPage,
+  RunJobsQuery,
   RunListQuery,
   RunLogsQuery,
   RunLogsView,
@@ -27,9 +29,10 @@ import {
   RunResultsView,
   RunSchema,
   RunStatusView,
+  RunViewQuery,
 } from "./schemas.js";
 import { cancelRun, createRun, pauseRun, resumeRun, retryRun, runDetail, runView, type ExecutionContext } from "./service.js";
-import { runDagStatus, runDiagnostics, runLogs, runResults, runStatus } from "./views.js";
+import { runDagStatus, runDiagnostics, runJobs, runLogs, runResults, runStatus } from "./views.js";
 import { runReport } from "./report-view.js";
 
 const TAGS = ["runs"];
@@ -81,8 +84,24 @@ const viewResponses = <R>(ok: R) => ({ 200: ok, 404: notFound, ...engineWorkResp
 const viewRoute = <S extends z.ZodType>(path: string, operationId: string, summary: string, schema: S) =>
   createRoute({ method: "get", path: `/api/runs/{id}/${path}`, operationId, tags: TAGS, summary, request: { params: RunIdParam }, responses: viewResponses(jsonResponse(schema, summary)) });
 
-const statusRoute = viewRoute("status", "getRunStatus", "Live status: nodes grouped by rule with job counts, timeline, resources", RunStatusView);
-const dagStatusRoute = viewRoute("dag-status", "getRunDagStatus", "The pipeline's DAG with per-node live status, job totals and an ETA", RunDagStatus);
+/** A status view of one run, with `?jobs=false` to leave its job list out. */
+const statusViewRoute = <S extends z.ZodType>(path: string, operationId: string, summary: string, schema: S) =>
+  createRoute({ method: "get", path: `/api/runs/{id}/${path}`, operationId, tags: TAGS, summary, request: { params: RunIdParam, query: RunViewQuery }, responses: viewResponses(jsonResponse(schema, summary)) });
+
+const statusRoute = statusViewRoute("status", "getRunStatus", "Live status: nodes grouped by rule with job counts, the recent timeline, resources (and every job unless jobs=false)", RunStatusView);
+const dagStatusRoute = statusViewRoute("dag-status", "getRunDagStatus", "The pipeline's DAG with per-node live status, job totals and an ETA (and every job unless jobs=false)", RunDagStatus);
+const jobsRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/jobs",
+  operationId: "listRunJobs",
+  tags: TAGS,
+  summary: "A page of the run's jobs, filtered and sorted on the server (a dry run: its plan)",
+  description:
+    "Each row has the job's position in the engine's order (`index`), status, the engine's reason, times, duration and exit code. " +
+    "`total` counts the jobs the filters keep. Fast on runs of 100,000 jobs: the run's jobs are folded once and kept until its event log changes.",
+  request: { params: RunIdParam, query: RunJobsQuery },
+  responses: viewResponses(jsonResponse(RunJobsPage, "a page of jobs")),
+});
 const resultsRoute = viewRoute("results", "getRunResults", "Declared outputs that exist, with sizes", RunResultsView);
 const diagnosticsRoute = viewRoute("diagnostics", "getRunDiagnostics", "Why jobs failed: one diagnosis per failed job from the rule engine", RunDiagnosticsView);
 const reportRoute = createRoute({
@@ -157,8 +176,9 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
     return c.json({ items: page.items.map((run) => shown(c, runView(context, run))), next_cursor: page.next_cursor, total: page.total }, 200);
   });
   router.openapi(getRunRoute, async (c) => c.json(shown(c, await runDetail(context, callerOf(c), c.req.valid("param").id)), 200));
-  router.openapi(statusRoute, async (c) => c.json(shown(c, await runStatus(context, callerOf(c), c.req.valid("param").id)), 200));
-  router.openapi(dagStatusRoute, async (c) => c.json(shown(c, await runDagStatus(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(statusRoute, async (c) => c.json(shown(c, await runStatus(context, callerOf(c), c.req.valid("param").id, { jobs: c.req.valid("query").jobs !== "false" })), 200));
+  router.openapi(dagStatusRoute, async (c) => c.json(shown(c, await runDagStatus(context, callerOf(c), c.req.valid("param").id, { jobs: c.req.valid("query").jobs !== "false" })), 200));
+  router.openapi(jobsRoute, async (c) => c.json(shown(c, await runJobs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query"))), 200));
   router.openapi(logsRoute, async (c) => c.json(shown(c, await runLogs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query"))), 200));
   router.openapi(resultsRoute, async (c) => c.json(shown(c, await runResults(context, callerOf(c), c.req.valid("param").id)), 200));
   router.openapi(diagnosticsRoute, async (c) => c.json(shown(c, await runDiagnostics(context, callerOf(c), c.req.valid("param").id)), 200));

@@ -104,14 +104,57 @@ const RunJobsSchema = z
       reason: JobReasonSchema.nullable().openapi({ description: "why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for)" }),
     }),
   )
-  .openapi({ description: "the jobs the engine has named so far, in its order" });
+  .openapi({ description: "the jobs the engine has named so far, in its order; empty with ?jobs=false (GET /api/runs/{id}/jobs pages them)" });
+
+/** `?jobs=false` on the status views: leave the job list out (the run page pages it through `…/jobs`). */
+export const RunViewQuery = z.object({
+  jobs: z.enum(["true", "false"]).optional().openapi({ description: "false: `jobs` is returned empty (page the jobs with GET /api/runs/{id}/jobs instead); default true" }),
+});
+
+const JOB_STATUSES = ["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"] as const;
+
+export const RunJobsQuery = z.object({
+  offset: z.coerce.number().int().min(0).optional().openapi({ description: "rows to skip (default 0)" }),
+  limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: "rows in the page (default 100, at most 1000)" }),
+  sort: z.enum(["order", "job", "rule", "status", "started_at", "duration_ms"]).optional().openapi({ description: "the column to sort by (default order: the engine's order); ties keep the engine's order, rows without a value come last" }),
+  order: z.enum(["asc", "desc"]).optional().openapi({ description: "default asc" }),
+  q: z.string().max(500).optional().openapi({ description: "only jobs whose id or rule contains this text (case-insensitive)" }),
+  status: z.enum(JOB_STATUSES).optional().openapi({ description: "only jobs in this status" }),
+  rule: z.string().min(1).max(500).optional().openapi({ description: "only jobs of this rule" }),
+});
+
+export const RunJobRowSchema = z
+  .object({
+    index: z.number().int().openapi({ description: "the job's position in the engine's order (0 first)" }),
+    job: z.string(),
+    rule: z.string(),
+    status: z.enum(JOB_STATUSES).openapi({ description: "would_run and would_skip: a dry run's plan" }),
+    reason: JobReasonSchema.nullable().openapi({ description: "why the engine runs (or would run) the job, or skips it; null when it did not say" }),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    duration_ms: z.number().nullable(),
+    exit_code: z.number().int().nullable(),
+  })
+  .openapi("RunJobRow");
+
+export const RunJobsPage = z
+  .object({
+    items: z.array(RunJobRowSchema),
+    total: z.number().int().openapi({ description: "jobs the filters keep (all pages)" }),
+    offset: z.number().int(),
+    limit: z.number().int(),
+  })
+  .openapi("RunJobsPage");
 
 export const RunStatusView = z
   .object({
     status: z.string(),
     nodes: z.array(z.object({ rule: z.string(), status: NodeStatusSchema, jobs: RuleJobsSchema, duration_ms: z.number().nullable() })),
     jobs: RunJobsSchema,
-    timeline: z.array(z.object({ time: z.string(), type: z.string(), rule: z.string().nullable(), job: z.string().nullable(), message: z.string() })),
+    timeline: z
+      .array(z.object({ time: z.string(), type: z.string(), rule: z.string().nullable(), job: z.string().nullable(), message: z.string() }))
+      .openapi({ description: "the most recent entries, oldest first (at most 500; timeline_total counts them all)" }),
+    timeline_total: z.number().int().openapi({ description: "entries of the whole timeline, those left out of `timeline` included" }),
     resources: z.object({ cpu_pct: z.number(), memory_mb: z.number(), peak_memory_mb: z.number(), disk_mb: z.number() }),
   })
   .openapi("RunStatusView");

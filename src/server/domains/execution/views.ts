@@ -11,6 +11,8 @@ import { engineTasks } from "../../engine-pool.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { DryRunPlan, PlannedJob } from "../../runner/dry-run-plan.js";
+import { JobTable, type JobPage, type JobQuery } from "./job-table.js";
+import { cachedFold, fileVersion, type RunFold } from "./run-folds.js";
 import { ranPipelinePath, runFiles, type RunFiles } from "../../runner/engine-command.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
@@ -35,14 +37,35 @@ interface RuleJobs {
   skipped: number;
 }
 
-/** A readable run with its files and its progress (live when supervised here, else folded from its log). */
-async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress }> {
+/** A readable run with its files and its jobs (live when supervised here, else folded from its log, or a dry run's plan). */
+async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress; plan: DryRunPlan | undefined; table: JobTable }> {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
+  return { run, files, ...(await runFold(context, run, files)) };
+}
+
+/** A run's fold and job table, kept between requests until the run's log (or plan) changes. */
+async function runFold(context: ExecutionContext, run: Run, files: RunFiles | undefined): Promise<RunFold> {
+  // A dry run writes no event log: its plan is its jobs, once it has one.
+  if (files && readRequest(files)?.dry_run === true) {
+    return cachedFold(run.id, `plan:${fileVersion(files.dryRunPlan)}`, async () => {
+      const plan = await work("readPlan", { path: files.dryRunPlan }, "reading the dry run's plan");
+      return { progress: new RunProgress(), plan, table: plan ? JobTable.fromPlan(plan) : new JobTable([]) };
+    });
+  }
   const live = context.supervisor.progress(run.id);
-  if (live) return { run, files, progress: live };
-  const progress = files ? RunProgress.fromSnapshot(await work("foldEvents", { path: files.events }, "reading the run's event log")) : new RunProgress();
-  return { run, files, progress };
+  if (live) return cachedFold(run.id, `live:${live.lastSeq}:${live.jobs.size}`, async () => ({ progress: live, plan: undefined, table: JobTable.fromProgress(live) }));
+  if (!files) return { progress: new RunProgress(), plan: undefined, table: new JobTable([]) };
+  return cachedFold(run.id, `events:${fileVersion(files.events)}`, async () => {
+    const progress = RunProgress.fromSnapshot(await work("foldEvents", { path: files.events }, "reading the run's event log"));
+    return { progress, plan: undefined, table: JobTable.fromProgress(progress) };
+  });
+}
+
+/** `jobs`: a page of the run's job table, filtered, sorted and paged here. */
+export async function runJobs(context: ExecutionContext, caller: Caller, id: string, query: JobQuery): Promise<JobPage> {
+  const { table } = await runWithProgress(context, caller, id);
+  return table.page(query);
 }
 
 function pipelineText(files: RunFiles | undefined): string | undefined {
@@ -69,12 +92,6 @@ function ruleJobs(jobs: JobProgress[]): RuleJobs {
   return counts;
 }
 
-/** A finished dry run's plan (undefined for a real run, or a dry run that has not finished planning). */
-async function dryRunPlan(files: RunFiles | undefined): Promise<DryRunPlan | undefined> {
-  if (!files || readRequest(files)?.dry_run !== true) return undefined;
-  return work("readPlan", { path: files.dryRunPlan }, "reading the dry run's plan");
-}
-
 /** A rule's jobs in a dry run's plan: counted as skipped (nothing ran), the node marked by what would happen. */
 function plannedNode(jobs: PlannedJob[]): { status: NodeStatus; jobs: RuleJobs } {
   const wouldRun = jobs.some((job) => job.status === "would_run");
@@ -91,10 +108,9 @@ function plannedByRule(plan: DryRunPlan, ruleNames: string[]): Map<string, Plann
   return groups;
 }
 
-/** Every job the run's views list: with its state and the engine's reason (a dry run: its plan). */
-function jobList(progress: RunProgress, plan: DryRunPlan | undefined) {
-  if (plan) return plan.jobs.map(({ job, rule, status, reason }) => ({ job, rule, status, reason }));
-  return [...progress.jobs.values()].map((job) => ({ job: job.job, rule: job.rule, status: job.state, reason: job.reason }));
+/** Every job the run's views list, with its state and the engine's reason (a dry run: its plan); none when the caller pages them through `…/jobs`. */
+function jobList(table: JobTable, withJobs: boolean) {
+  return withJobs ? table.rows.map(({ job, rule, status, reason }) => ({ job, rule, status, reason })) : [];
 }
 
 function nodeStatus(jobs: RuleJobs): NodeStatus {
@@ -107,22 +123,23 @@ function nodeStatus(jobs: RuleJobs): NodeStatus {
 
 /** Wall time from a rule's first job start to its last job end (or now, while one runs). */
 function ruleDuration(jobs: JobProgress[]): number | null {
-  const starts = jobs.map((job) => job.started_at).filter((time): time is string => time !== null);
-  if (starts.length === 0) return null;
-  const first = Math.min(...starts.map(Date.parse));
-  const running = jobs.some((job) => job.state === "running");
-  const last = running ? Date.now() : Math.max(...jobs.map((job) => (job.finished_at ? Date.parse(job.finished_at) : first)));
+  // Loops, not Math.min(...): a rule can have more jobs than a call takes arguments.
+  let first = Infinity;
+  for (const job of jobs) if (job.started_at !== null) first = Math.min(first, Date.parse(job.started_at));
+  if (first === Infinity) return null;
+  if (jobs.some((job) => job.state === "running")) return Math.max(0, Date.now() - first);
+  let last = first;
+  for (const job of jobs) if (job.finished_at) last = Math.max(last, Date.parse(job.finished_at));
   return Math.max(0, last - first);
 }
 
 
 /** `status`: nodes grouped by rule with job counts, the timeline and resources. */
-export async function runStatus(context: ExecutionContext, caller: Caller, id: string) {
-  const { run, files, progress } = await runWithProgress(context, caller, id);
+export async function runStatus(context: ExecutionContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
+  const { run, files, progress, plan, table } = await runWithProgress(context, caller, id);
   const text = pipelineText(files);
   // The pipeline's rules in DAG order (rules without jobs yet show as pending); the jobs alone otherwise.
   const rules = text === undefined ? [] : await dagOf(text).then((dag) => dag.nodes.map((node) => node.rule), () => []);
-  const plan = await dryRunPlan(files);
   const nodes = plan
     ? [...plannedByRule(plan, [...new Set(rules)])].map(([rule, jobs]) => ({ rule, ...plannedNode(jobs), duration_ms: null }))
     : [...jobsByRule(progress, [...new Set(rules)])].map(([rule, jobs]) => {
@@ -134,8 +151,9 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
   return {
     status: run.status,
     nodes,
-    jobs: jobList(progress, plan),
+    jobs: jobList(table, options.jobs !== false),
     timeline: progress.timeline,
+    timeline_total: progress.timelineTotal,
     resources: {
       cpu_pct: summary?.cpu_pct ?? 0,
       memory_mb: summary?.memory_mb ?? 0,
@@ -146,16 +164,16 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
 }
 
 /** `dag-status`: the rule DAG with per-node live status and job counts, plus totals and an ETA. */
-export async function runDagStatus(context: ExecutionContext, caller: Caller, id: string) {
-  const { run, files, progress } = await runWithProgress(context, caller, id);
+export async function runDagStatus(context: ExecutionContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
+  const { run, files, progress, plan, table } = await runWithProgress(context, caller, id);
   const text = pipelineText(files);
   if (text === undefined) throw new ServiceError(404, "NOT_FOUND", `run ${id}'s pipeline file is gone`);
   const dag = await dagOf(text);
-  const plan = await dryRunPlan(files);
+  const withJobs = options.jobs !== false;
   if (plan) {
     const planned = plannedByRule(plan, dag.nodes.map((node) => node.rule));
     const nodes = dag.nodes.map((node) => ({ ...node, ...plannedNode(planned.get(node.rule) ?? []) }));
-    return { ...dag, nodes, status: run.status, completed: 0, failed: 0, running: 0, pending: 0, skipped: plan.total, jobs: jobList(progress, plan), eta_ms: 0 };
+    return { ...dag, nodes, status: run.status, completed: 0, failed: 0, running: 0, pending: 0, skipped: plan.total, jobs: jobList(table, withJobs), eta_ms: 0 };
   }
   const groups = jobsByRule(progress, dag.nodes.map((node) => node.rule));
   const nodes = dag.nodes.map((node) => {
@@ -172,7 +190,7 @@ export async function runDagStatus(context: ExecutionContext, caller: Caller, id
     const parallel = Math.max(1, (files && readRequest(files)?.jobs) || 1);
     etaMs = Math.round((mean * (counts.pending + counts.running)) / parallel);
   }
-  return { ...dag, nodes, status: run.status, completed: counts.completed, failed: counts.failed, running: counts.running, pending: counts.pending, skipped: counts.skipped, jobs: jobList(progress, undefined), eta_ms: etaMs };
+  return { ...dag, nodes, status: run.status, completed: counts.completed, failed: counts.failed, running: counts.running, pending: counts.pending, skipped: counts.skipped, jobs: jobList(table, withJobs), eta_ms: etaMs };
 }
 
 /** `logs`: a page of the engine's log, or of one job's stdout or stderr. */
