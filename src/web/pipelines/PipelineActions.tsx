@@ -1,4 +1,100 @@
-/** A saved pipeline's actions beside its editor: run, fork, share, revisions, delete (being built: issue 17). */
-export function PipelineActions(_props: { pipelineId: string }) {
-  return null;
+/**
+ * A saved pipeline's actions beside its editor: run, fork, share, revisions, download its saved TOML and
+ * delete (after a confirmation naming it). What the caller may not do is left out, with the reason shown.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { api, dataOf } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { accessTo, useCurrentUser } from "./access.js";
+import { ConfirmDialog } from "./ConfirmDialog.js";
+import { downloadText, tomlFilename } from "./format.js";
+import "./pipelines.css";
+
+/** `on`: the page showing the actions, whose own link is left out (the editor shows them all). */
+export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "revisions" }) {
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [deleting, setDeleting] = useState(false);
+  const pipeline = useQuery({ queryKey: ["pipeline", pipelineId], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })) });
+  const access = accessTo(useCurrentUser(), pipeline.data?.owner);
+  const name = pipeline.data?.name ?? "this pipeline";
+  const fork = useMutation({
+    mutationFn: async () => dataOf(await api.POST("/api/pipelines/{id}/fork", { params: { path: { id: pipelineId } }, body: {} })),
+    onSuccess: async (copy) => {
+      await queries.invalidateQueries({ queryKey: ["pipelines"] });
+      void navigate(`/pipelines/${copy.id}`);
+    },
+  });
+  const download = useMutation({
+    // The saved text, read fresh: the editor may hold unsaved changes, and the list has no text.
+    mutationFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })),
+    onSuccess: (saved) => downloadText(tomlFilename(saved.name), saved.toml_content),
+  });
+  const remove = useMutation({
+    mutationFn: async () => dataOf(await api.DELETE("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })),
+    onSuccess: async () => {
+      setDeleting(false);
+      void navigate("/pipelines");
+      await queries.invalidateQueries({ queryKey: ["pipelines"] });
+    },
+  });
+  return (
+    <div className="pl-actions" role="group" aria-label="Pipeline actions">
+      {access.create ? (
+        <Link className="pl-button pl-primary" to={`/pipelines/${pipelineId}/run`}>
+          ▶ Run
+        </Link>
+      ) : null}
+      {access.create ? (
+        <button type="button" onClick={() => fork.mutate()} disabled={fork.isPending} aria-busy={fork.isPending} title="Copy into a private pipeline you own">
+          {fork.isPending ? "Forking…" : "Fork"}
+        </button>
+      ) : null}
+      {access.write ? (
+        <Link className="pl-button" to={`/pipelines/${pipelineId}/sharing`}>
+          Share
+        </Link>
+      ) : null}
+      {on !== "revisions" ? (
+        <Link className="pl-button" to={`/pipelines/${pipelineId}/revisions`}>
+          Revisions
+        </Link>
+      ) : null}
+      <button type="button" onClick={() => download.mutate()} disabled={download.isPending} title="The saved version, as a .toml file">
+        Download TOML
+      </button>
+      {access.write ? (
+        <button
+          type="button"
+          className="pl-danger-quiet"
+          onClick={() => {
+            remove.reset();
+            setDeleting(true);
+          }}
+        >
+          Delete
+        </button>
+      ) : null}
+      {access.reason ? <span className="muted pl-actions-reason">{access.reason}</span> : null}
+      {fork.error ? <ErrorNotice error={fork.error} /> : null}
+      {download.error ? <ErrorNotice error={download.error} /> : null}
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete ${name}?`}
+        confirmLabel="Delete pipeline"
+        busyLabel="Deleting…"
+        busy={remove.isPending}
+        error={remove.error}
+        danger
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setDeleting(false)}
+      >
+        <p>
+          <q>{name}</q> is deleted with all its revisions and share links. Its runs stay. This cannot be undone; download its TOML first if you may want it back.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
 }

@@ -1,9 +1,123 @@
-/** Shared pipeline (being built: issue 17). */
+/**
+ * The page a share link opens: the shared pipeline read-only (`GET /api/share/{token}`, public in every
+ * mode), its TOML to read or download, and "Import a copy", which imports the link (so a revoked link
+ * cannot be imported from a page left open) into a pipeline the caller owns and opens it in the editor.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate, useParams } from "react-router";
+import { api, ApiError, dataOf } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { accessTo, useCurrentUser } from "./access.js";
+import { downloadText, fullTime, relativeTime, tomlFilename } from "./format.js";
+import "./pipelines.css";
+
 export function SharedPipelinePage() {
+  const { token = "" } = useParams();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const user = useCurrentUser();
+  const access = accessTo(user, undefined);
+  const landing = useQuery({
+    queryKey: ["share", token],
+    queryFn: async () => dataOf(await api.GET("/api/share/{token}", { params: { path: { token } } })),
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
+  });
+  const importing = useMutation({
+    mutationFn: async () => dataOf(await api.POST("/api/pipelines/import", { body: { url: `strand+https://${window.location.host}/share/${token}` } })),
+    onSuccess: async (imported) => {
+      await queries.invalidateQueries({ queryKey: ["pipelines"] });
+      void navigate(`/pipelines/${imported.id}`);
+    },
+  });
+  const goneStatus = landing.error instanceof ApiError && (landing.error.status === 410 || landing.error.status === 404) ? landing.error.status : null;
+  const gone = goneStatus !== null;
+  const shared = landing.data;
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Shared pipeline</h1>
-      <p className="muted">Coming soon.</p>
+    <section aria-labelledby="shared-title" className="pl-page wide-page">
+      {landing.isPending ? (
+        <>
+          <h1 id="shared-title">Shared pipeline</h1>
+          <p className="muted">Loading…</p>
+        </>
+      ) : gone ? (
+        <div className="pl-narrow">
+          <h1 id="shared-title">This share link no longer works</h1>
+          <p>
+            {goneStatus === 410 ? "Its owner revoked it, or it expired." : "No pipeline is shared under this link."} Ask the person who sent it for a new
+            link.
+          </p>
+          <p>
+            <Link to="/pipelines">Go to your pipelines</Link>
+          </p>
+        </div>
+      ) : landing.error ? (
+        <>
+          <h1 id="shared-title">Shared pipeline</h1>
+          <ErrorNotice error={landing.error} />
+        </>
+      ) : shared ? (
+        <>
+          <div className="page-head pl-shared-head">
+            <div>
+              <p className="pl-eyebrow">Shared with you · read only</p>
+              <h1 id="shared-title">{shared.pipeline.name}</h1>
+              {shared.pipeline.description ? <p className="pl-lead">{shared.pipeline.description}</p> : null}
+            </div>
+            <div className="pl-head-actions">
+              <button type="button" onClick={() => downloadText(tomlFilename(shared.pipeline.name), shared.toml_content)}>
+                Download TOML
+              </button>
+              <button type="button" className="pl-primary" onClick={() => importing.mutate()} disabled={importing.isPending || !access.create} aria-busy={importing.isPending} title={access.reason ?? undefined}>
+                {importing.isPending ? "Importing…" : "Import a copy"}
+              </button>
+            </div>
+          </div>
+          <dl className="pl-facts">
+            <div>
+              <dt>Rules</dt>
+              <dd>{shared.pipeline.rules_count}</dd>
+            </div>
+            {shared.pipeline.version ? (
+              <div>
+                <dt>Version</dt>
+                <dd>{shared.pipeline.version}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>Updated</dt>
+              <dd>
+                <time dateTime={shared.pipeline.updated_at} title={fullTime(shared.pipeline.updated_at)}>
+                  {relativeTime(shared.pipeline.updated_at)}
+                </time>
+              </dd>
+            </div>
+            <div>
+              <dt>Link expires</dt>
+              <dd>{shared.expires_at ? <time dateTime={shared.expires_at}>{relativeTime(shared.expires_at)}</time> : "never"}</dd>
+            </div>
+            {shared.pipeline.tags.length > 0 ? (
+              <div>
+                <dt>Tags</dt>
+                <dd>{shared.pipeline.tags.join(", ")}</dd>
+              </div>
+            ) : null}
+          </dl>
+          {!access.create ? <p className="muted">{access.reason}</p> : null}
+          {importing.error ? (
+            <>
+              <ErrorNotice error={importing.error} />
+              {importing.error instanceof ApiError && importing.error.status === 401 ? (
+                <p>
+                  <Link to={`/sign-in?next=${encodeURIComponent(`/share/${token}`)}`}>Sign in</Link> to import a copy; you can still read and download it.
+                </p>
+              ) : null}
+            </>
+          ) : null}
+          <pre className="pl-toml pl-toml-tall" tabIndex={0} aria-label={`TOML of ${shared.pipeline.name}`}>
+            {shared.toml_content}
+          </pre>
+        </>
+      ) : null}
     </section>
   );
 }

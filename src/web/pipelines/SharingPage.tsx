@@ -1,9 +1,216 @@
-/** Sharing (being built: issue 17). */
+/**
+ * A pipeline's share links: make one (with a lifetime), copy it, see every link with its state, revoke one
+ * after confirmation. The link people open is this app's `/share/<token>` page; the `strand+https://` form
+ * is what `POST /api/pipelines/import` and `strand` on another machine take.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { Link, useParams } from "react-router";
+import { api, baseUrl, dataOf } from "../api.js";
+import type { components } from "../../client/api-types.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { QueryState } from "../components/QueryState.js";
+import { accessTo, useCurrentUser } from "./access.js";
+import { ConfirmDialog } from "./ConfirmDialog.js";
+import { CopyField } from "./CopyField.js";
+import { fullTime, relativeTime } from "./format.js";
+import "./pipelines.css";
+
+type ShareLink = components["schemas"]["ShareLink"];
+
+/** The address of this app's page for a share token. */
+export function sharePageUrl(token: string): string {
+  return new URL(`share/${token}`, baseUrl).href;
+}
+
+const LIFETIMES = [
+  { days: 1, label: "1 day" },
+  { days: 7, label: "7 days" },
+  { days: 30, label: "30 days" },
+  { days: 90, label: "90 days" },
+  { days: 365, label: "1 year" },
+];
+
 export function SharingPage() {
+  const { id = "" } = useParams();
+  const queries = useQueryClient();
+  const [days, setDays] = useState(30);
+  const [made, setMade] = useState<ShareLink | null>(null);
+  const [revoking, setRevoking] = useState<ShareLink | null>(null);
+  const lifetimeId = useId();
+  const pipeline = useQuery({ queryKey: ["pipeline", id], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id } } })) });
+  const access = accessTo(useCurrentUser(), pipeline.data?.owner);
+  const shares = useQuery({
+    queryKey: ["pipeline", id, "shares"],
+    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}/shares", { params: { path: { id } } })),
+    enabled: pipeline.isSuccess && access.write,
+  });
+  const share = useMutation({
+    mutationFn: async () => dataOf(await api.POST("/api/pipelines/{id}/share", { params: { path: { id } }, body: { expires_in_days: days } })),
+    onSuccess: async (link) => {
+      setMade(link);
+      await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: async (token: string) => dataOf(await api.DELETE("/api/pipelines/{id}/share/{token}", { params: { path: { id, token } } })),
+    onSuccess: async (link) => {
+      setRevoking(null);
+      if (made?.token === link.token) setMade(null);
+      await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
+    },
+  });
+  const name = pipeline.data?.name ?? "pipeline";
+
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Sharing</h1>
-      <p className="muted">Coming soon.</p>
+    <section aria-labelledby="sharing-title" className="pl-page pl-narrow">
+      <Link to={`/pipelines/${id}`} className="pl-back">
+        ← Back to {pipeline.data ? pipeline.data.name : "the editor"}
+      </Link>
+      <h1 id="sharing-title">Share {pipeline.data ? <q>{pipeline.data.name}</q> : "a pipeline"}</h1>
+      <QueryState query={pipeline} empty={null} />
+      {pipeline.isSuccess && !access.write ? <p className="error-notice">{access.reason}</p> : null}
+      {pipeline.isSuccess && access.write ? (
+        <>
+          <div className="pl-panel">
+            <p>
+              Anyone holding a share link can read this pipeline and import a copy, signed in or not, until the link expires or you revoke it. Later changes
+              you save are visible through the link.
+            </p>
+            <div className="pl-inline-form">
+              <label htmlFor={lifetimeId}>Expires after</label>
+              <select id={lifetimeId} value={days} onChange={(event) => setDays(Number(event.target.value))}>
+                {LIFETIMES.map((lifetime) => (
+                  <option key={lifetime.days} value={lifetime.days}>
+                    {lifetime.label}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="pl-primary" onClick={() => share.mutate()} disabled={share.isPending} aria-busy={share.isPending}>
+                {share.isPending ? "Creating link…" : "Create share link"}
+              </button>
+            </div>
+            {share.error ? <ErrorNotice error={share.error} /> : null}
+            {made ? (
+              <div className="pl-made" aria-label="New share link">
+                <CopyField label="Share link" value={sharePageUrl(made.token)} />
+                <CopyField label="Import link" value={made.share_url} />
+                <p className="muted">
+                  The share link opens a read-only page with an <em>Import a copy</em> button. The import link is for{" "}
+                  <Link to="/pipelines/import">Import</Link> on another strand service.
+                  {made.expires_at ? ` It expires ${relativeTime(made.expires_at)}.` : ""}
+                </p>
+              </div>
+            ) : null}
+          </div>
+          <h2>Links</h2>
+          <QueryState query={shares} empty={shares.data && shares.data.length === 0 ? "No share links yet. Create one above to give someone a read-only copy." : null} />
+          {shares.data && shares.data.length > 0 ? (
+            <table className="listing">
+              <thead>
+                <tr>
+                  <th scope="col">Link</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="pl-visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shares.data.map((link) => (
+                  <tr key={link.token}>
+                    <td>
+                      {link.state === "active" ? (
+                        <a href={sharePageUrl(link.token)} className="mono" target="_blank" rel="noreferrer">
+                          …/share/{link.token.slice(0, 10)}…
+                        </a>
+                      ) : (
+                        <span className="mono muted">…/share/{link.token.slice(0, 10)}…</span>
+                      )}
+                    </td>
+                    <td>
+                      <span className={`badge pl-state-${link.state}`}>{link.state}</span>
+                    </td>
+                    <td>
+                      <time dateTime={link.created_at} title={fullTime(link.created_at)}>
+                        {relativeTime(link.created_at)}
+                      </time>
+                    </td>
+                    <td>
+                      {link.revoked_at ? (
+                        <span className="muted">revoked {relativeTime(link.revoked_at)}</span>
+                      ) : link.expires_at ? (
+                        <time dateTime={link.expires_at} title={fullTime(link.expires_at)}>
+                          {relativeTime(link.expires_at)}
+                        </time>
+                      ) : (
+                        "never"
+                      )}
+                    </td>
+                    <td className="pl-cell-actions">
+                      {link.state === "active" ? (
+                        <>
+                          <CopyButton value={sharePageUrl(link.token)} label={`Copy link ${link.token.slice(0, 10)}`} />
+                          <button
+                            type="button"
+                            className="pl-danger-quiet"
+                            aria-label={`Revoke link ${link.token.slice(0, 10)}`}
+                            onClick={() => {
+                              revoke.reset();
+                              setRevoking(link);
+                            }}
+                          >
+                            Revoke
+                          </button>
+                        </>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </>
+      ) : null}
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this share link?"
+        confirmLabel="Revoke link"
+        busyLabel="Revoking…"
+        busy={revoke.isPending}
+        error={revoke.error}
+        danger
+        onConfirm={() => revoking && revoke.mutate(revoking.token)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>
+          The link to <q>{name}</q> stops working at once for everyone who has it. Copies already imported stay with their owners.
+        </p>
+      </ConfirmDialog>
     </section>
+  );
+}
+
+/** A small Copy button for a row, confirming in its own label. */
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      onClick={() =>
+        void navigator.clipboard.writeText(value).then(
+          () => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 3_000);
+          },
+          () => window.prompt("Copy the link:", value),
+        )
+      }
+    >
+      {copied ? "✓ Copied" : "Copy"}
+    </button>
   );
 }

@@ -1,0 +1,36 @@
+/**
+ * What the caller may do with a pipeline, from `GET /api/auth/me` (it names the local administrator in
+ * personal mode): viewers only read; changing, sharing and deleting are for the owner and administrators.
+ * The service decides in the end; this only keeps the app from offering what it would refuse.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { api, dataOf } from "../api.js";
+
+/** The signed-in account (or the local administrator), or undefined while unknown or signed out. */
+export function useCurrentUser() {
+  const me = useQuery({
+    queryKey: ["auth", "me"],
+    queryFn: async () => dataOf(await api.GET("/api/auth/me")),
+    retry: false,
+    staleTime: 60_000,
+  });
+  return me.data?.user;
+}
+
+/** The caller's rights on one pipeline and, for each right it lacks, why. */
+export interface PipelineAccess {
+  /** May create pipelines (new, fork, import) and start runs. */
+  create: boolean;
+  /** May change, share, roll back and delete this pipeline. */
+  write: boolean;
+  /** Why a right is missing, as a sentence for the page; null when every right is there. */
+  reason: string | null;
+}
+
+/** The rights of `user` on a pipeline owned by `owner` (unknown user: everything, the service will say). */
+export function accessTo(user: { id: string; role: "admin" | "user" | "viewer" } | undefined, owner: string | undefined): PipelineAccess {
+  if (!user) return { create: true, write: true, reason: null };
+  if (user.role === "viewer") return { create: false, write: false, reason: "Viewers can read and download pipelines but not run, fork or change them." };
+  const write = user.role === "admin" || owner === undefined || owner === user.id;
+  return { create: true, write, reason: write ? null : "This pipeline belongs to someone else: fork it to get a copy you can change, share or delete." };
+}

@@ -1,0 +1,89 @@
+/**
+ * Small display and text helpers of the pipeline pages: times as people read them, a pipeline's saved TOML
+ * as a download, the starter text of a new pipeline and renaming its `[workflow]`.
+ */
+
+const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+/** "3 hours ago", "in 30 days", "just now". */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  for (const [unit, size] of STEPS) if (Math.abs(seconds) >= size) return RELATIVE.format(Math.round(seconds / size), unit);
+  return "just now";
+}
+
+/** A full local date and time, for titles and tables. */
+export function fullTime(iso: string): string {
+  return new Date(iso).toLocaleString();
+}
+
+/** Bytes as "812 B" or "3.4 KiB". */
+export function byteSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Saves `text` as a file named `filename` through a temporary object URL (no request needed). */
+export function downloadText(filename: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
+
+/** A file name for a pipeline's TOML: its name with anything unusual replaced. */
+export function tomlFilename(name: string): string {
+  return `${name.trim().replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "pipeline"}.toml`;
+}
+
+/** The names the service accepts (1 to 200 characters once trimmed); an error message or null. */
+export function nameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return "Give the pipeline a name.";
+  if (trimmed.length > 200) return `A name has at most 200 characters (this one has ${trimmed.length}).`;
+  return null;
+}
+
+/** The smallest useful pipeline, with comments that explain the format to someone writing their first. */
+export function scratchPipeline(name: string): string {
+  return `# A strand pipeline is TOML. [workflow] names it; each [[rules]] block is one step.
+# A rule declares the files it reads (input) and writes (output); strand runs the rules
+# in the order their files need, and skips work whose outputs are already up to date.
+# {input} and {output} in a shell command stand for those file names.
+
+[workflow]
+name = ${JSON.stringify(name)}
+description = "Describe what this pipeline does"
+
+[[rules]]
+name = "hello"
+output = ["results/hello.txt"]
+shell = "echo 'hello from strand' > {output}"
+`;
+}
+
+/** `toml` with the first `name = "…"` of its [workflow] table set to `name` (unchanged when there is none). */
+export function renameWorkflow(toml: string, name: string): string {
+  const lines = toml.split("\n");
+  let inWorkflow = false;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!.trim();
+    if (/^\[\[?[^\]]+\]\]?/.test(line)) inWorkflow = line === "[workflow]";
+    else if (inWorkflow && /^name\s*=\s*(".*"|'.*')\s*(#.*)?$/.test(line)) {
+      lines[index] = lines[index]!.replace(/name\s*=\s*(".*"|'.*')/, `name = ${JSON.stringify(name)}`);
+      return lines.join("\n");
+    }
+  }
+  return toml;
+}
