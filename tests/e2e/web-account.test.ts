@@ -15,6 +15,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
+import { oauthSettingsFromEnv } from "../../src/server/domains/auth/oauth-settings.js";
+import { AuthService } from "../../src/server/domains/auth/service.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
 import { ACCOUNTS, startTeamService, type TeamService } from "../support/team-service.js";
 import { openWebSession, type WebSession } from "../support/web-session.js";
@@ -23,12 +25,12 @@ failWithoutChromiumWhenStrict();
 
 const ADMIN = ACCOUNTS.admin;
 const NEWCOMER = { username: "newbie", password: "newbie-first-password-42" };
-/** The failed answers the app meets on purpose, as `<status> <path>`. */
-const EXPECTED_FAILURES = new Set(["401 /api/auth/me", "401 /api/auth/login", "409 /api/users/{id}"]);
-const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 409: "Conflict" };
+/** The failed answers the app meets on purpose, as `<status> <path>`: signed out, a wrong password, the last administrator kept. */
+const EXPECTED_FAILURES = ["401 /api/auth/me", "401 /api/auth/login", "401 /api/auth/password", "409 /api/users/{id}"];
+const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 409: "Conflict", 429: "Too Many Requests" };
 
 /** A web session that records every failed answer its pages got, to tell expected console errors from others. */
-async function trackedSession(url: string, browser?: WebSession["browser"]) {
+async function trackedSession(url: string, expected: readonly string[] = EXPECTED_FAILURES, browser?: WebSession["browser"]) {
   const web = await openWebSession(url, browser ? { browser } : {});
   const failures: string[] = [];
   web.context.on("response", (response) => {
@@ -38,12 +40,12 @@ async function trackedSession(url: string, browser?: WebSession["browser"]) {
   const unexplained = () => {
     const left = [...web.problems];
     for (const failure of failures) {
-      if (!EXPECTED_FAILURES.has(failure)) continue;
+      if (!expected.includes(failure)) continue;
       const status = Number(failure.split(" ")[0]);
       const line = left.findIndex((problem) => problem.endsWith(`: Failed to load resource: the server responded with a status of ${status} (${STATUS_TEXT[status]})`));
       if (line >= 0) left.splice(line, 1);
     }
-    return { unexpectedFailures: failures.filter((failure) => !EXPECTED_FAILURES.has(failure)), problems: left };
+    return { unexpectedFailures: failures.filter((failure) => !expected.includes(failure)), problems: left };
   };
   return { web, failures, unexplained };
 }
@@ -156,6 +158,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     await ends.first().click();
     await page.getByRole("dialog", { name: "End this session?" }).getByRole("button", { name: "End session" }).click();
     await expect.poll(() => ends.count()).toBe(before - 1);
+    await admin.web.screenshot(page, "sessions");
     await checkAccessibility("sessions");
   });
 
@@ -176,7 +179,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     await admin.web.screenshot(page, "users");
     await checkAccessibility("users");
 
-    const newcomer = await trackedSession(team.url, admin.web.browser);
+    const newcomer = await trackedSession(team.url, EXPECTED_FAILURES, admin.web.browser);
     try {
       const other = await newcomer.web.open("/admin/users");
       await other.getByRole("heading", { name: "Sign in to strand" }).waitFor();
@@ -187,6 +190,21 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
       await other.getByRole("button", { name: `${NEWCOMER.username} (user), account menu` }).click();
       expect(await other.getByRole("link", { name: "Access tokens" }).isVisible()).toBe(true);
       expect(await other.getByRole("link", { name: "Users" }).count()).toBe(0);
+      // Changing the password: a wrong current one is said so (and does not sign out), then the change.
+      await other.getByRole("button", { name: "Change password" }).click();
+      const dialog = other.getByRole("dialog", { name: "Change password" });
+      await dialog.getByLabel("Current password").fill("not-my-password");
+      await dialog.getByLabel("New password", { exact: true }).fill("newbie-second-password-43");
+      await dialog.getByLabel("Repeat the new password").fill("newbie-second-password-43");
+      await dialog.getByRole("button", { name: "Change password" }).click();
+      await dialog.getByRole("alert").filter({ hasText: "The current password is wrong." }).waitFor();
+      await dialog.getByLabel("Current password").fill(NEWCOMER.password);
+      await dialog.getByRole("button", { name: "Change password" }).click();
+      await dialog.getByText("Your password is changed.").waitFor();
+      await dialog.getByRole("button", { name: "Done" }).click();
+      expect(await dialog.isVisible()).toBe(false);
+      expect(new URL(other.url()).pathname).toBe("/admin/users");
+      expect((await team.call("anonymous", "POST", "/api/auth/login", { body: { username: NEWCOMER.username, password: "newbie-second-password-43" } })).status).toBe(200);
       expect(newcomer.failures.filter((failure) => failure.startsWith("403"))).toEqual([]);
       expect(newcomer.unexplained()).toEqual({ unexpectedFailures: [], problems: [] });
     } finally {
@@ -209,6 +227,11 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     await page.getByRole("row", { name: new RegExp(ADMIN.username) }).first().waitFor();
     await admin.web.screenshot(page, "audit");
     await checkAccessibility("audit");
+    // The dark theme (remembered for the next pages) passes too.
+    const theme = page.getByRole("button", { name: /^Theme:/ });
+    while ((await page.evaluate("document.documentElement.dataset.theme ?? ''")) !== "dark") await theme.click();
+    await checkAccessibility("audit, dark");
+    await admin.web.screenshot(page, "audit-dark");
   });
 
   it("signs out to the sign-in page, after which /pipelines needs signing in again", async () => {
@@ -216,6 +239,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in to strand" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/sign-in");
+    await admin.web.screenshot(page, "sign-in-dark");
+    await checkAccessibility("sign-in, dark");
     await page.goto(`${team.url}/pipelines`);
     await page.getByRole("heading", { name: "Sign in to strand" }).waitFor();
     expect(new URL(page.url()).searchParams.get("return_to")).toBe("/pipelines");
@@ -224,6 +249,60 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
   it("passes the accessibility check on every page, with no unexplained console error", () => {
     expect(violations).toEqual({});
     expect(admin.unexplained()).toEqual({ unexpectedFailures: [], problems: [] });
+  });
+});
+
+describe.skipIf(CHROMIUM_PATH === undefined)("the sign-in page's providers, OAuth failures and throttle in Chromium", () => {
+  let service: TestService;
+  let session: Awaited<ReturnType<typeof trackedSession>>;
+
+  beforeAll(async () => {
+    // GitHub configured (never reached: the test only follows links in the app); two failures lock an account.
+    service = await startTestService({
+      mode: "team",
+      rateLimit: 0,
+      signInFailures: 2,
+      publicUrl: "http://strand.test",
+      oauth: oauthSettingsFromEnv({ SERVICE_PUBLIC_URL: "http://strand.test", SERVICE_OAUTH_GITHUB_CLIENT_ID: "app-id", SERVICE_OAUTH_GITHUB_CLIENT_SECRET: "app-secret" }),
+    });
+    await new AuthService(service.store).setAccount("zed", "zed-correct-password-1", "user");
+    session = await trackedSession(service.url, ["401 /api/auth/me", "401 /api/auth/login", "429 /api/auth/login"]);
+  }, 60_000);
+  afterAll(async () => {
+    await session?.web.close();
+    await service?.close();
+  });
+
+  it("offers the configured provider with the return path, and explains a refused provider sign-in", async () => {
+    const page = await session.web.open("/runs");
+    const github = page.getByRole("link", { name: "Sign in with GitHub" });
+    await github.waitFor();
+    expect(await github.getAttribute("href")).toBe(`${service.url}/api/auth/oauth/github/authorize?return_to=%2Fruns`);
+    expect(await page.getByRole("link", { name: "Sign in with ORCID" }).count()).toBe(0);
+    // Where the callback sends a refused sign-in: the app's start page with auth_error.
+    await page.goto(`${service.url}/?auth_error=AUTH_FAILED&auth_reason=access_denied&auth_provider=github`);
+    await page.getByRole("alert").filter({ hasText: "GitHub did not let strand sign you in" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+    expect(await session.web.accessibilityViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the throttle's wait after too many wrong passwords", async () => {
+    const page = await session.web.open("/sign-in");
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await signIn(page, "zed", `wrong-${attempt}`);
+      await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
+      await page.getByRole("button", { name: "Sign in", exact: true }).and(page.locator(":enabled")).waitFor();
+    }
+    await signIn(page, "zed", "zed-correct-password-1");
+    const alert = page.getByRole("alert").filter({ hasText: "Too many failed sign-ins." });
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/Try again in \d+ s\./);
+    expect(await page.getByRole("button", { name: "Sign in", exact: true }).isDisabled()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+    await session.web.screenshot(page, "sign-in-throttled");
+    expect(session.unexplained()).toEqual({ unexpectedFailures: [], problems: [] });
+    await page.close();
   });
 });
 

@@ -77,7 +77,7 @@ function AuditLog() {
     setFilters(draft);
   };
   return (
-    <section aria-labelledby="audit-title" className="account-page">
+    <section aria-labelledby="audit-title" className="account-page wide-page">
       <div className="page-head">
         <div>
           <h1 id="audit-title">Audit log</h1>
@@ -161,15 +161,15 @@ function AuditLog() {
                       </span>
                     )}
                   </td>
-                  <td className="mono">{entry.action}</td>
-                  <td className="mono">{entry.resource === null ? <span className="muted">—</span> : <Resource resource={entry.resource} names={names} />}</td>
+                  <td className="mono nowrap">{entry.action}</td>
+                  <td className="mono resource-cell">{entry.resource === null ? <span className="muted">—</span> : <Resource resource={entry.resource} names={names} />}</td>
                   <td className="result-cell">
                     <span className={`badge badge-result-${entry.result}`} title={`HTTP ${entry.status}`}>
                       {entry.result}
                     </span>{" "}
                     <span className="muted">{entry.status}</span>
                   </td>
-                  <td className="mono" title={entry.request_id ? `request ${entry.request_id}` : undefined}>
+                  <td className="mono nowrap" title={entry.request_id ? `request ${entry.request_id}` : undefined}>
                     {entry.ip ?? <span className="muted">—</span>}
                   </td>
                 </tr>

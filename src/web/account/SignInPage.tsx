@@ -64,6 +64,11 @@ function waitSeconds(error: ApiError): number {
   return found ? Number(found[1]) : 30;
 }
 
+/** A service suggestion as a sentence (the service writes them in lower case, to follow its messages). */
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
+}
+
 function SignInForms({ mode, returnTo, oauthFailure }: { mode: "team" | "hpc"; returnTo: string; oauthFailure: string | null }) {
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -112,12 +117,12 @@ function SignInForms({ mode, returnTo, oauthFailure }: { mode: "team" | "hpc"; r
           ) : failure instanceof ApiError && failure.status === 429 ? (
             <>
               Too many failed sign-ins. {secondsLeft > 0 ? `Try again in ${secondsLeft} s.` : "You can try again now."}
-              {failure.body.suggestion ? <div className="muted">{failure.body.suggestion}</div> : null}
+              {failure.body.suggestion ? <div className="muted">{sentence(failure.body.suggestion)}</div> : null}
             </>
           ) : (
             <>
               {failure.message}
-              {failure instanceof ApiError && failure.body.suggestion ? <div className="muted">{failure.body.suggestion}</div> : null}
+              {failure instanceof ApiError && failure.body.suggestion ? <div className="muted">{sentence(failure.body.suggestion)}</div> : null}
             </>
           )}
         </div>
