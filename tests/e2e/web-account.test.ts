@@ -321,7 +321,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("personal mode in Chromium", () => 
 
   it("shows no sign-in and no user menu; the sign-in page says none is needed", async () => {
     const page = await web.open("/pipelines");
-    await page.getByRole("heading", { name: "Pipelines" }).waitFor();
+    await page.getByRole("heading", { name: "Pipelines", level: 1 }).waitFor();
     await page.waitForLoadState("networkidle");
     expect(await page.getByRole("button", { name: /account menu$/ }).count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe("/pipelines");
@@ -329,7 +329,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("personal mode in Chromium", () => 
     await page.getByRole("heading", { name: "No sign-in needed" }).waitFor();
     expect(await page.getByLabel("Password").count()).toBe(0);
     await page.getByRole("link", { name: "Go to the app" }).click();
-    await page.getByRole("heading", { name: "Pipelines" }).waitFor();
+    await page.getByRole("heading", { name: "Pipelines", level: 1 }).waitFor();
     expect(web.problems).toEqual([]);
   });
 });
