@@ -11,6 +11,7 @@ import type { ServiceClient } from "../../src/client/service-client.js";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { serviceClient } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
+import { startTeamService, trivialPipeline, type SignedIn, type TeamService } from "../support/team-service.js";
 import { openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
@@ -223,6 +224,13 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     expect(await page.locator(".cm-changedLine").filter({ hasText: "bonjour" }).count()).toBeGreaterThan(0);
     await web.screenshot(page, "pipeline-revisions");
     await expectAccessible(page);
+    // The diff's colours come from the theme: the dark one keeps its contrast too.
+    await page.evaluate(`localStorage.setItem("strand-theme", "dark")`);
+    await page.reload();
+    await page.locator(".cm-mergeView").waitFor();
+    await expectAccessible(page);
+    await web.screenshot(page, "pipeline-revisions-dark");
+    await page.evaluate(`localStorage.setItem("strand-theme", "light")`);
 
     await page.getByRole("button", { name: "Restore revision 1" }).click();
     const dialog = page.getByRole("dialog", { name: "Restore revision 1?" });
@@ -258,4 +266,44 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
   it("raised no console error on any page but the refused import's 400", () => {
     expect(web.problems).toEqual(["/pipelines/import: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
   });
+});
+
+describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline actions by role in team mode", () => {
+  let team: TeamService;
+  let pipelineId: string;
+
+  beforeAll(async () => {
+    team = await startTeamService();
+    const saved = await team.call("user", "POST", "/api/pipelines", { body: { name: "team-shared", toml_content: trivialPipeline("team-shared"), visibility: "workspace" } });
+    pipelineId = saved.body.id as string;
+  }, 60_000);
+  afterAll(async () => {
+    await team?.close();
+  });
+
+  /** The action bar as `who` sees it on the pipeline's revisions page: its buttons and links, and the reason shown. */
+  const actionsAs = async (who: SignedIn) => {
+    const web = await openWebSession(team.url);
+    await web.context.addCookies([{ name: "session", value: team.tokens[who], url: team.url }]);
+    const page = await web.open(`/pipelines/${pipelineId}/revisions`);
+    const bar = page.getByRole("group", { name: "Pipeline actions" });
+    await bar.getByRole("button", { name: "Download TOML" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    const names = await bar.locator(":scope > a, :scope > button").allInnerTexts();
+    const reason = (await bar.locator(".pl-actions-reason").count()) > 0 ? await bar.locator(".pl-actions-reason").innerText() : null;
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+    expect(web.problems).toEqual([]);
+    await web.close();
+    return { names: names.map((name) => name.trim()), reason };
+  };
+
+  it("offers the owner everything, another user run and fork with the reason, and a viewer only reading", async () => {
+    expect(await actionsAs("user")).toEqual({ names: ["▶ Run", "Fork", "Share", "Download TOML", "Delete"], reason: null });
+    const other = await actionsAs("other");
+    expect(other.names).toEqual(["▶ Run", "Fork", "Download TOML"]);
+    expect(other.reason).toMatch(/belongs to someone else: fork it/);
+    const viewer = await actionsAs("viewer");
+    expect(viewer.names).toEqual(["Download TOML"]);
+    expect(viewer.reason).toMatch(/Viewers can read and download/);
+  }, 90_000);
 });

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
 import { api, ApiError, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { signInPath } from "../account/session.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { downloadText, fullTime, relativeTime, tomlFilename } from "./format.js";
 import "./pipelines.css";
@@ -108,7 +109,7 @@ export function SharedPipelinePage() {
               <ErrorNotice error={importing.error} />
               {importing.error instanceof ApiError && importing.error.status === 401 ? (
                 <p>
-                  <Link to={`/sign-in?next=${encodeURIComponent(`/share/${token}`)}`}>Sign in</Link> to import a copy; you can still read and download it.
+                  <Link to={signInPath(`/share/${token}`, "")}>Sign in</Link> to import a copy; you can still read and download it.
                 </p>
               ) : null}
             </>

@@ -1,19 +1,15 @@
 /**
- * What the caller may do with a pipeline, from `GET /api/auth/me` (it names the local administrator in
- * personal mode): viewers only read; changing, sharing and deleting are for the owner and administrators.
- * The service decides in the end; this only keeps the app from offering what it would refuse.
+ * What the caller may do with a pipeline, from the signed-in account (the account pages' one query of
+ * `GET /api/auth/me`, asked in team and hpc modes; personal mode's single user may do everything): viewers
+ * only read; changing, sharing and deleting are for the owner and administrators. The service decides in
+ * the end; this only keeps the app from offering what it would refuse.
  */
-import { useQuery } from "@tanstack/react-query";
-import { api, dataOf } from "../api.js";
+import { useCurrentUser as useSession, useServiceMode } from "../account/session.js";
 
-/** The signed-in account (or the local administrator), or undefined while unknown or signed out. */
+/** The signed-in account, or undefined in personal mode, while unknown, or signed out. */
 export function useCurrentUser() {
-  const me = useQuery({
-    queryKey: ["auth", "me"],
-    queryFn: async () => dataOf(await api.GET("/api/auth/me")),
-    retry: false,
-    staleTime: 60_000,
-  });
+  const { mode } = useServiceMode();
+  const me = useSession(mode === "team" || mode === "hpc");
   return me.data?.user;
 }
 
