@@ -110,6 +110,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     for (const name of ["Sessions", "Access tokens", "Users", "Audit log"]) expect(await accountNav.getByRole("link", { name }).isVisible()).toBe(true);
     await page.keyboard.press("ArrowDown");
     expect(await page.evaluate("document.activeElement.textContent")).toBe("Sessions");
+    await admin.web.screenshot(page, "user-menu");
     await page.keyboard.press("Escape");
     expect(await menuButton.getAttribute("aria-expanded")).toBe("false");
     expect(await accountNav.isVisible()).toBe(false);
@@ -176,6 +177,19 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     await page.getByRole("combobox", { name: `Role of ${ADMIN.username}` }).selectOption("user");
     await page.getByRole("alert").filter({ hasText: /the last administrator/ }).waitFor();
     expect(await page.getByRole("combobox", { name: `Role of ${ADMIN.username}` }).inputValue()).toBe("admin");
+    // Resetting another account's password, in a dialog.
+    await page.getByRole("button", { name: `Reset password of ${ACCOUNTS.user.username}` }).click();
+    const reset = page.getByRole("dialog", { name: `Reset the password of ${ACCOUNTS.user.username}` });
+    await reset.getByLabel("New password").fill("bo-reset-by-the-admin-7");
+    await reset.getByRole("button", { name: "Reset password" }).click();
+    await reset.getByText("The password is reset").waitFor();
+    await reset.getByRole("button", { name: "Done" }).click();
+    expect((await team.call("anonymous", "POST", "/api/auth/login", { body: { username: ACCOUNTS.user.username, password: "bo-reset-by-the-admin-7" } })).status).toBe(200);
+    // Deleting one asks first.
+    await page.getByRole("button", { name: `Delete ${ACCOUNTS.other.username}` }).click();
+    await page.getByRole("dialog", { name: `Delete ${ACCOUNTS.other.username}?` }).getByRole("button", { name: "Delete account" }).click();
+    await expect.poll(() => page.getByRole("row", { name: new RegExp(`^${ACCOUNTS.other.username}\\b`) }).count()).toBe(0);
+    expect(await page.getByRole("row").count()).toBe(1 + 4);
     await admin.web.screenshot(page, "users");
     await checkAccessibility("users");
 
@@ -330,6 +344,11 @@ describe.skipIf(CHROMIUM_PATH === undefined)("personal mode in Chromium", () => 
     expect(await page.getByLabel("Password").count()).toBe(0);
     await page.getByRole("link", { name: "Go to the app" }).click();
     await page.getByRole("heading", { name: "Pipelines", level: 1 }).waitFor();
+    // The account pages say there is nothing to manage, without asking the service.
+    for (const path of ["/account/tokens", "/admin/users"]) {
+      await page.goto(`${service.url}${path}`);
+      await page.getByText("Nothing to manage in personal mode.").waitFor();
+    }
     expect(web.problems).toEqual([]);
   });
 });

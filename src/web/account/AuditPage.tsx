@@ -7,7 +7,7 @@ import { useState, type FormEvent } from "react";
 import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
 import { QueryState } from "../components/QueryState.js";
-import { AdminOnly } from "./AdminOnly.js";
+import { AccountOnly } from "./AccountOnly.js";
 import { When } from "./times.js";
 import "./account.css";
 
@@ -35,9 +35,9 @@ function instant(local: string): string | undefined {
 
 export function AuditPage() {
   return (
-    <AdminOnly title="Audit log">
+    <AccountOnly title="Audit log" adminOnly>
       <AuditLog />
-    </AdminOnly>
+    </AccountOnly>
   );
 }
 

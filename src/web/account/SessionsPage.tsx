@@ -2,6 +2,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, dataOf } from "../api.js";
 import { QueryState } from "../components/QueryState.js";
+import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "./ConfirmButton.js";
 import { When } from "./times.js";
 import "./account.css";
@@ -17,6 +18,14 @@ function browserOf(agent: string | null): string | null {
 }
 
 export function SessionsPage() {
+  return (
+    <AccountOnly title="Sessions">
+      <SessionsListing />
+    </AccountOnly>
+  );
+}
+
+function SessionsListing() {
   const client = useQueryClient();
   const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/sessions")) });
   const others = (sessions.data ?? []).filter((session) => !session.current).length;

@@ -8,6 +8,7 @@ import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
+import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "./ConfirmButton.js";
 import { When } from "./times.js";
 import "./account.css";
@@ -15,6 +16,14 @@ import "./account.css";
 const TOKENS_KEY = ["auth", "tokens"] as const;
 
 export function TokensPage() {
+  return (
+    <AccountOnly title="Access tokens">
+      <TokensListing />
+    </AccountOnly>
+  );
+}
+
+function TokensListing() {
   const client = useQueryClient();
   const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/tokens")) });
   const [created, setCreated] = useState<components["schemas"]["CreatedAccessToken"] | null>(null);

@@ -9,7 +9,7 @@ import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
-import { AdminOnly } from "./AdminOnly.js";
+import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "./ConfirmButton.js";
 import { ModalDialog } from "./ModalDialog.js";
 import { useCurrentUser } from "./session.js";
@@ -27,9 +27,9 @@ const ROLES: { role: Role; says: string }[] = [
 
 export function UsersPage() {
   return (
-    <AdminOnly title="Users">
+    <AccountOnly title="Users" adminOnly>
       <UsersListing />
-    </AdminOnly>
+    </AccountOnly>
   );
 }
 
