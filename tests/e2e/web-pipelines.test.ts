@@ -47,6 +47,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
   it("greets a first-time user with ways to start, and creates a pipeline from a template into the editor", async () => {
     const page = await web.open("/pipelines");
     await page.getByRole("heading", { name: "No pipelines yet" }).waitFor();
+    await web.screenshot(page, "pipelines-empty");
     await expectAccessible(page);
     await page.getByRole("link", { name: /Start from a template/ }).click();
     await page.getByRole("heading", { name: "New pipeline" }).waitFor();
@@ -150,6 +151,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     expect(link).toMatch(new RegExp(`^${service.url}/share/[A-Za-z0-9_-]+$`));
     expect(await page.getByRole("textbox", { name: "Import link" }).inputValue()).toMatch(/^strand\+https:\/\/127\.0\.0\.1:\d+\/share\//);
     await page.locator("tbody tr").filter({ hasText: "active" }).waitFor();
+    await web.screenshot(page, "pipeline-sharing");
     await expectAccessible(page);
 
     // Someone else's browser: no cookies, no history.
@@ -162,6 +164,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     await visit.getByRole("heading", { name: "share-me" }).waitFor();
     expect((await visit.getByLabel("TOML of share-me").innerText()).trim()).toBe(shared.toml_content.trim());
     await expectAccessible(visit);
+    await web.screenshot(visit, "pipeline-shared");
     await visit.getByRole("button", { name: "Import a copy" }).click();
     await visit.waitForURL(EDITOR_PATH);
     const copy = (await client.GET("/api/pipelines/{id}", { params: { path: { id: idOf(visit) } } })).data!;
@@ -193,8 +196,12 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const alert = page.getByRole("alert");
     await alert.waitFor();
+    await web.screenshot(page, "pipeline-import");
     expect(await alert.innerText()).toMatch(/INVALID_URL: a plain https:\/\/ URL is not an import URL[\s\S]*toml\+https:\/\//);
     await expectAccessible(page);
+    // A plain address is offered in its toml+https:// form.
+    await page.getByRole("button", { name: "Use that" }).click();
+    expect(await field.inputValue()).toBe("toml+https://example.org/pipeline.toml");
     // This app's share page address, as copied from the address bar, is taken in its import form.
     await field.fill(`${service.url}/share/${share.token}`);
     await page.getByText("it will be imported as strand+https://").waitFor();

@@ -35,6 +35,8 @@ export function ImportPipelinePage() {
   const access = accessTo(useCurrentUser(), undefined);
   const urlId = useId();
   const converted = importFormOfAppShareLink(url);
+  // A plain https address of a file: the service wants it as toml+https://, so offer that in one click.
+  const fileForm = !converted && /^https:\/\/\S+$/i.test(url.trim()) && !/\/share\/[A-Za-z0-9_-]+$/.test(url.trim()) ? `toml+${url.trim()}` : undefined;
   const importing = useMutation({
     mutationFn: async () => dataOf(await api.POST("/api/pipelines/import", { body: { url: converted ?? url.trim(), ...(name.trim() ? { name: name.trim() } : {}) } })),
     onSuccess: async (imported) => {
@@ -73,6 +75,21 @@ export function ImportPipelinePage() {
           />
           {empty ? <span className="pl-field-error">Paste a link to import.</span> : null}
           {converted ? <span className="muted">This is a share page of this service; it will be imported as {converted}.</span> : null}
+          {fileForm ? (
+            <span className="muted">
+              A plain address: if it serves a pipeline file, import it as <code>{fileForm}</code>.{" "}
+              <button
+                type="button"
+                className="pl-link-button"
+                onClick={() => {
+                  setUrl(fileForm);
+                  importing.reset();
+                }}
+              >
+                Use that
+              </button>
+            </span>
+          ) : null}
           <ul id={`${urlId}-forms`} className="muted pl-forms">
             <li>
               <code>strand+https://&lt;host&gt;/share/&lt;token&gt;</code>: a share link from a strand service (this one or another)

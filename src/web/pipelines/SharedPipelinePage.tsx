@@ -103,7 +103,7 @@ export function SharedPipelinePage() {
               </div>
             ) : null}
           </dl>
-          {!access.create ? <p className="muted">{access.reason}</p> : null}
+          <p className="muted">{access.create ? "Import a copy makes a private pipeline you own, to change and run; this shared one stays as it is." : access.reason}</p>
           {importing.error ? (
             <>
               <ErrorNotice error={importing.error} />
