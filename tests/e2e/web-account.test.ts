@@ -132,15 +132,21 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
 
     await page.getByRole("button", { name: "I have copied it" }).click();
     expect(await page.content()).not.toContain(secret);
-    // Revoking asks first; cancelling keeps the token.
-    await page.getByRole("button", { name: "Revoke token nightly-ci" }).click();
+    // Revoking asks first; Escape cancels (the token stays, focus back on its button).
+    const revoke = page.getByRole("button", { name: "Revoke token nightly-ci" });
+    await revoke.click();
     const dialog = page.getByRole("dialog", { name: "Revoke nightly-ci?" });
     await dialog.waitFor();
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Cancel");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
     expect(await page.getByRole("row", { name: /nightly-ci/ }).count()).toBe(1);
-    await page.getByRole("button", { name: "Revoke token nightly-ci" }).click();
+    expect(await page.evaluate("document.activeElement.getAttribute('aria-label')")).toBe("Revoke token nightly-ci");
+    await revoke.click();
     await dialog.getByRole("button", { name: "Revoke token" }).click();
     await page.getByText("No access tokens yet.").waitFor();
+    // The row and its button are gone: the focus goes to the main region, not lost to the page's body.
+    expect(await page.evaluate("document.activeElement.id")).toBe("main");
     expect((await team.call("anonymous", "GET", "/api/auth/me", { token: secret })).status).toBe(401);
   });
 

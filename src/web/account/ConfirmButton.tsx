@@ -3,7 +3,7 @@
  * action runs only on "confirm", and a refusal by the service shows in the dialog with its message.
  */
 import { useMutation } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "./ModalDialog.js";
 
@@ -28,6 +28,15 @@ export function ConfirmButton({
   onDone?: () => void;
 }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // When the action removes the button's row, the focus would fall to the page's body: the main region takes it.
+  // (A layout effect's cleanup runs before the button leaves the document, while it still has the focus.)
+  useLayoutEffect(() => {
+    const element = button.current;
+    return () => {
+      if (element !== null && document.activeElement === element) document.getElementById("main")?.focus();
+    };
+  }, []);
   const run = useMutation({
     mutationFn: action,
     onSuccess: () => {
@@ -41,7 +50,7 @@ export function ConfirmButton({
   };
   return (
     <>
-      <button type="button" className="danger-quiet" aria-label={accessibleName} onClick={() => setOpen(true)}>
+      <button ref={button} type="button" className="danger-quiet" aria-label={accessibleName} onClick={() => setOpen(true)}>
         {label}
       </button>
       <ModalDialog open={open} title={title} onClose={close}>

@@ -1,6 +1,6 @@
 /**
  * A modal `<dialog>` shown while `open`: the browser keeps focus inside and moves it to the first control,
- * Escape closes it (through `onClose`), and focus returns to what had it before.
+ * Escape closes it (through `onClose`), and focus returns to what had it before (or to the main region).
  */
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
@@ -13,7 +13,9 @@ export function ModalDialog({ open, title, onClose, children, className }: { ope
     element.showModal();
     return () => {
       element.close();
+      // The opener may be gone or hidden (a closed menu): then the page's main region takes the focus.
       if (opener?.isConnected && opener.offsetParent !== null) opener.focus();
+      else if (document.activeElement === null || document.activeElement === document.body) document.getElementById("main")?.focus();
     };
   }, [open]);
   const titleId = useId();
