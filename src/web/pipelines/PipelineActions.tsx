@@ -17,7 +17,14 @@ export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "
   const navigate = useNavigate();
   const queries = useQueryClient();
   const [deleting, setDeleting] = useState(false);
-  const pipeline = useQuery({ queryKey: ["pipeline", pipelineId], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })) });
+  // The editor's query of the same pipeline (it updates it on save): never refetched from here, since the
+  // editor keeps its own copy of the text and a refetch must not look like someone else's change.
+  const pipeline = useQuery({
+    queryKey: ["pipeline", pipelineId],
+    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })),
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
   const access = accessTo(useCurrentUser(), pipeline.data?.owner);
   const name = pipeline.data?.name ?? "this pipeline";
   const fork = useMutation({
