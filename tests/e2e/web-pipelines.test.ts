@@ -178,6 +178,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     await dialog.getByRole("button", { name: "Revoke link" }).click();
     await page.locator("tbody tr").filter({ hasText: "revoked" }).waitFor();
     expect(await dialog.isVisible()).toBe(false);
+    expect(await page.evaluate("document.activeElement?.id")).toBe("main");
 
     await visit.goto(link);
     await visit.getByRole("heading", { name: "This share link no longer works" }).waitFor();

@@ -1,7 +1,7 @@
 /**
  * A modal confirmation for a destructive or irreversible write: a native `<dialog>` (focus trapped, Escape
  * cancels) that starts on its safe button, shows the write's progress and the service's error, and hands
- * focus back to the control that opened it.
+ * focus back to the control that opened it (or to the main region when that control is gone).
  */
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -42,7 +42,9 @@ export function ConfirmDialog({
       cancel.current?.focus();
     } else if (!open && element.open) {
       element.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+      // The opener may have gone with its row (a revoked link): the focus then goes to the main region, not the body.
+      const target = opener.current instanceof HTMLElement && opener.current.isConnected ? opener.current : document.querySelector<HTMLElement>("main");
+      target?.focus();
     }
   }, [open]);
   return (

@@ -55,9 +55,10 @@ export function SharingPage() {
   const revoke = useMutation({
     mutationFn: async (token: string) => dataOf(await api.DELETE("/api/pipelines/{id}/share/{token}", { params: { path: { id, token } } })),
     onSuccess: async (link) => {
-      setRevoking(null);
-      if (made?.token === link.token) setMade(null);
+      // The list first, so the dialog closes onto the refreshed rows (its Revoke button is gone by then).
       await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
+      if (made?.token === link.token) setMade(null);
+      setRevoking(null);
     },
   });
   const name = pipeline.data?.name ?? "pipeline";
