@@ -797,6 +797,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file or folder of the run's workspace: a file's bytes (ranges supported), a folder's entries, or a folder as a zip
+         * @description A file is streamed with its Content-Type (by extension; HTML, XML and unknown text as text/plain), Content-Length, ETag, Accept-Ranges and Content-Disposition (inline for text, JSON, images and PDF, attachment otherwise or with download=1); a Range header answers 206 with Content-Range, or 416 outside the file. Every file answer carries X-Content-Type-Options: nosniff and a Content-Security-Policy that sandboxes it (PDFs: default-src 'none' without sandbox), so nothing in a result runs script on this origin. A folder answers JSON (RunFolder), or with format=zip an application/zip built while it is sent (at most 10,000 entries; links skipped). The workspace is shared by runs of one saved pipeline: it shows the files as they are now. HEAD works too.
+         */
+        get: operations["readRunFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{id}/jobs": {
         parameters: {
             query?: never;
@@ -1655,6 +1675,22 @@ export interface components {
             warnings: {
                 [key: string]: unknown;
             }[];
+        };
+        RunFolder: {
+            entries: {
+                modified_at: string;
+                name: string;
+                /** @description relative to the workspace: the path to ask for next */
+                path: string;
+                /** @description a file's size (0 for a folder) */
+                size_bytes: number;
+                /** @enum {string} */
+                type: "file" | "folder";
+            }[];
+            /** @description the folder, relative to the workspace (empty: its top) */
+            path: string;
+            /** @description true when the folder has more entries than one answer lists (5,000; folders first, then files, by name) */
+            truncated: boolean;
         };
         RunJobRow: {
             duration_ms: number | null;
@@ -6671,6 +6707,117 @@ export interface operations {
             };
             /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readRunFile: {
+        parameters: {
+            query?: {
+                /** @description 1: Content-Disposition attachment even for a file a browser could show */
+                download?: "0" | "1" | "true" | "false";
+                /** @description for a folder: json (default) lists it; zip streams it as a zip archive */
+                format?: "json" | "zip";
+                /** @description a file or folder, relative to the run's workspace with / between parts (absent: the top); absolute paths, .., links and the engine's .strand folder answer 404 */
+                path?: string;
+            };
+            header?: never;
+            path: {
+                /** @description run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a folder's entries (JSON), a folder as a zip, or a whole file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunFolder"];
+                    "application/octet-stream": string;
+                    "application/zip": string;
+                };
+            };
+            /** @description the requested range of a file (Content-Range says which) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description the file has not changed (If-None-Match matched its ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description format=zip for a file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such run (or not yours), or no such file or folder in its workspace (also for an absolute path, .., a link, or .strand) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RANGE_NOT_SATISFIABLE: the range is outside the file (Content-Range: bytes *\/size) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

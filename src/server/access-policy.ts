@@ -86,6 +86,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getRunResults: "read",
   getRunDiagnostics: "read",
   getRunReport: "read",
+  readRunFile: "read",
   createRun: "write",
   cancelRun: "write",
   pauseRun: "write",

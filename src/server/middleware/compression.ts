@@ -1,7 +1,8 @@
 /**
  * Response compression by `Accept-Encoding`: brotli first, then gzip. Event streams are never compressed
  * (a compressor would hold events back), nor are small bodies, images, bodies already encoded (a
- * precompressed asset) and partial content (a compressed range would not be the range asked for).
+ * precompressed asset), partial content (a compressed range would not be the range asked for) and file
+ * answers with a Content-Disposition (a run's files are streamed, not buffered whole).
  */
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
@@ -34,7 +35,8 @@ export function compression(): MiddlewareHandler {
     await next();
     const res = c.res;
     const type = res.headers.get("Content-Type") ?? "";
-    if (res.headers.has("Content-Encoding") || res.status === 206 || res.headers.has("Content-Range") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
+    // A file answer (Content-Disposition) is streamed as it is read, with ranges over its own bytes: never buffered here.
+    if (res.headers.has("Content-Encoding") || res.status === 206 || res.headers.has("Content-Range") || res.headers.has("Content-Disposition") || !COMPRESSIBLE.test(type) || c.req.method === "HEAD") return;
     res.headers.append("Vary", "Accept-Encoding");
     const encoding = chooseEncoding(c.req.header("Accept-Encoding"));
     // The body is looked at last: touching it makes the server adapter build a full stream for the response.

@@ -1,5 +1,6 @@
 /**
- * Security headers on every response: a content security policy suited to the single-page app,
+ * Security headers on every response: a content security policy suited to the single-page app (a run's
+ * file keeps the stricter one it was given, see run-file-answers.ts),
  * `nosniff`, no referrer, no framing, and HSTS when the request came over HTTPS — directly, or through a
  * trusted reverse proxy (`SERVICE_TRUSTED_PROXY`) that says so with `X-Forwarded-Proto: https`.
  */
@@ -11,7 +12,8 @@ export const CONTENT_SECURITY_POLICY =
 
 /** Sets the security headers on a response. */
 export function applySecurityHeaders(headers: Headers, https: boolean): void {
-  headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+  // A run's file carries a stricter policy of its own (default-src 'none', sandboxed): it stays.
+  if (!headers.get("Content-Security-Policy")?.includes("default-src 'none'")) headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "no-referrer");
   headers.set("X-Frame-Options", "DENY");

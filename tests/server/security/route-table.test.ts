@@ -149,6 +149,7 @@ const TABLE: Record<string, Row> = {
   getRunResults: runView,
   getRunDiagnostics: runView,
   getRunReport: runView,
+  readRunFile: { params: (f) => ({ id: f.run }), query: "?path=workflow.oxoflow", expect: OWN_RUN_READ },
   cancelRun: { params: (f) => ({ id: f.run }), expect: OWN_RUN_CONTROL },
   pauseRun: { params: (f) => ({ id: f.run }), expect: OWN_RUN_CONTROL },
   resumeRun: { params: (f) => ({ id: f.run }), expect: OWN_RUN_CONTROL },

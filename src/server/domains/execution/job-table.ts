@@ -47,22 +47,42 @@ export interface JobPage {
   limit: number;
 }
 
+/** Row positions in a sort's ascending order, and how many of them have a value (those without come last). */
+export interface SortedOrder {
+  order: Int32Array;
+  valued: number;
+}
+
+/** One order per sort. */
+export type SortedOrders = Record<JobSort, SortedOrder>;
+
 /** A run's rows with the sorted orders computed so far (indexes into `rows`). */
 export class JobTable {
-  private readonly sorted = new Map<JobSort, { order: Int32Array; valued: number }>();
+  private readonly sorted = new Map<JobSort, SortedOrder>();
   /** Lower-cased job ids and rules, made on the first search. */
   private searchText: string[] | undefined;
 
-  constructor(readonly rows: JobRow[]) {}
+  /** `orders`: sorted orders made elsewhere (an engine worker sorts a finished run's jobs with its fold). */
+  constructor(
+    readonly rows: JobRow[],
+    orders?: SortedOrders,
+  ) {
+    if (orders) for (const [sort, order] of Object.entries(orders) as [JobSort, SortedOrder][]) this.sorted.set(sort, order);
+  }
+
+  /** Every sort's order, computed now (to send along with the rows). */
+  allOrders(): SortedOrders {
+    return Object.fromEntries(JOB_SORTS.map((sort) => [sort, this.orderOf(sort)])) as SortedOrders;
+  }
 
   /** The rows of a run's fold, in the engine's order. */
-  static fromProgress(progress: RunProgress): JobTable {
+  static fromProgress(progress: RunProgress, orders?: SortedOrders): JobTable {
     const rows: JobRow[] = [];
     let index = 0;
     for (const job of progress.jobs.values()) {
       rows.push({ index: index++, job: job.job, rule: job.rule, status: job.state, reason: job.reason, started_at: job.started_at, finished_at: job.finished_at, duration_ms: job.duration_ms, exit_code: job.exit_code });
     }
-    return new JobTable(rows);
+    return new JobTable(rows, orders);
   }
 
   /** The rows of a dry run's plan: nothing ran, so no times or exit codes. */
@@ -100,7 +120,7 @@ export class JobTable {
   }
 
   /** Row positions in ascending order of a column (ties keep the engine's order), and how many have a value (rows without one are last). */
-  private orderOf(sort: JobSort): { order: Int32Array; valued: number } {
+  private orderOf(sort: JobSort): SortedOrder {
     const known = this.sorted.get(sort);
     if (known) return known;
     const order = Int32Array.from(this.rows, (_, at) => at);

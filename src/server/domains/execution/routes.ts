@@ -18,6 +18,8 @@ import {
   RunDagStatus,
   RunDetail,
   RunDiagnosticsView,
+  RunFilesQuery,
+  RunFolderView,
   RunIdParam,
   RunJobsPage,
   RunJobsQuery,
@@ -34,6 +36,7 @@ import {
 import { cancelRun, createRun, pauseRun, resumeRun, retryRun, runDetail, runView, type ExecutionContext } from "./service.js";
 import { runDagStatus, runDiagnostics, runJobs, runLogs, runResults, runStatus } from "./views.js";
 import { runReport } from "./report-view.js";
+import { runFileAnswer } from "./run-file-answers.js";
 
 const TAGS = ["runs"];
 const notFound = failureResponse("no such run (or not yours)");
@@ -117,6 +120,36 @@ const reportRoute = createRoute({
     ...engineWorkResponses,
   },
 });
+const filesRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/files",
+  operationId: "readRunFile",
+  tags: TAGS,
+  summary: "A file or folder of the run's workspace: a file's bytes (ranges supported), a folder's entries, or a folder as a zip",
+  description:
+    "A file is streamed with its Content-Type (by extension; HTML, XML and unknown text as text/plain), Content-Length, ETag, " +
+    "Accept-Ranges and Content-Disposition (inline for text, JSON, images and PDF, attachment otherwise or with download=1); " +
+    "a Range header answers 206 with Content-Range, or 416 outside the file. Every file answer carries X-Content-Type-Options: nosniff " +
+    "and a Content-Security-Policy that sandboxes it (PDFs: default-src 'none' without sandbox), so nothing in a result runs script on this origin. " +
+    "A folder answers JSON (RunFolder), or with format=zip an application/zip built while it is sent (at most 10,000 entries; links skipped). " +
+    "The workspace is shared by runs of one saved pipeline: it shows the files as they are now. HEAD works too.",
+  request: { params: RunIdParam, query: RunFilesQuery },
+  responses: {
+    200: {
+      description: "a folder's entries (JSON), a folder as a zip, or a whole file",
+      content: {
+        "application/json": { schema: RunFolderView },
+        "application/zip": { schema: z.string().openapi({ format: "binary" }) },
+        "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+    206: { description: "the requested range of a file (Content-Range says which)", content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } } },
+    304: { description: "the file has not changed (If-None-Match matched its ETag)" },
+    400: failureResponse("format=zip for a file"),
+    404: failureResponse("no such run (or not yours), or no such file or folder in its workspace (also for an absolute path, .., a link, or .strand)"),
+    416: failureResponse("RANGE_NOT_SATISFIABLE: the range is outside the file (Content-Range: bytes */size)"),
+  },
+});
 const logsRoute = createRoute({
   method: "get",
   path: "/api/runs/{id}/logs",
@@ -182,6 +215,7 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
   router.openapi(logsRoute, async (c) => c.json(shown(c, await runLogs(context, callerOf(c), c.req.valid("param").id, c.req.valid("query"))), 200));
   router.openapi(resultsRoute, async (c) => c.json(shown(c, await runResults(context, callerOf(c), c.req.valid("param").id)), 200));
   router.openapi(diagnosticsRoute, async (c) => c.json(shown(c, await runDiagnostics(context, callerOf(c), c.req.valid("param").id)), 200));
+  router.openapi(filesRoute, async (c) => (await runFileAnswer(context, callerOf(c), c.req.valid("param").id, c.req.valid("query"), c.req.raw)) as never);
   router.openapi(reportRoute, async (c) => c.html(reportShown(c, await runReport(context, callerOf(c), c.req.valid("param").id)), 200, { "Cache-Control": "no-cache" }) as never);
   const operations = { cancel: cancelRun, pause: pauseRun, resume: resumeRun } as const;
   for (const [action, operation] of Object.entries(operations)) {

@@ -219,3 +219,25 @@ export const RunDiagnosticsView = z
 export const RunRefusal = z
   .object({ code: z.string(), message: z.string(), detail: z.string().optional(), suggestion: z.string().optional(), findings: z.array(FindingSchema).optional() })
   .openapi("RunRefusal");
+
+export const RunFilesQuery = z.object({
+  path: z.string().max(4096).optional().openapi({ description: "a file or folder, relative to the run's workspace with / between parts (absent: the top); absolute paths, .., links and the engine's .strand folder answer 404" }),
+  download: z.enum(["0", "1", "true", "false"]).optional().openapi({ description: "1: Content-Disposition attachment even for a file a browser could show" }),
+  format: z.enum(["json", "zip"]).optional().openapi({ description: "for a folder: json (default) lists it; zip streams it as a zip archive" }),
+});
+
+export const RunFolderView = z
+  .object({
+    path: z.string().openapi({ description: "the folder, relative to the workspace (empty: its top)" }),
+    entries: z.array(
+      z.object({
+        name: z.string(),
+        path: z.string().openapi({ description: "relative to the workspace: the path to ask for next" }),
+        type: z.enum(["file", "folder"]),
+        size_bytes: z.number().int().openapi({ description: "a file's size (0 for a folder)" }),
+        modified_at: z.string(),
+      }),
+    ),
+    truncated: z.boolean().openapi({ description: "true when the folder has more entries than one answer lists (5,000; folders first, then files, by name)" }),
+  })
+  .openapi("RunFolder");

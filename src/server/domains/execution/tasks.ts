@@ -13,6 +13,7 @@ import { loadRunReport } from "../../../engine/tools/run-report.js";
 import { readMetrics } from "../../runner/metrics-file.js";
 import { tailTextInside } from "./log-pages.js";
 import { existingOutputs, folderBytes } from "./run-files.js";
+import { JobTable } from "./job-table.js";
 
 /** The events of a run's log, or none when it is missing. */
 const eventsOf = (path: string) => (existsSync(path) ? readEventLog(path) : []);
@@ -25,8 +26,11 @@ export const tasks = {
   folderBytes: (input: { root: string }) => folderBytes(input.root),
   /** A dry run's plan from its saved `strand dry-run --json` output (undefined until it has one). */
   readPlan: (input: { path: string }) => readDryRunPlan(input.path),
-  /** A finished run's event log, folded. */
-  foldEvents: (input: { path: string }) => progressOf(eventsOf(input.path)).snapshot(),
+  /** A finished run's event log, folded, with its job table's order for every sort (sorting 100,000 jobs is work too). */
+  foldEvents: (input: { path: string }) => {
+    const progress = progressOf(eventsOf(input.path));
+    return { snapshot: progress.snapshot(), orders: JobTable.fromProgress(progress).allOrders() };
+  },
   /** The diagnosis of a run from its event log and its jobs' stderr (read inside the workspace only). */
   diagnose: (input: { eventsPath: string; workspace: string; declaredMemoryMb: Record<string, number> }) =>
     diagnoseRun(eventsOf(input.eventsPath), (path: string) => tailTextInside(input.workspace, path, 64 * 1024) || undefined, { declaredMemoryMb: (rule) => input.declaredMemoryMb[rule] }),

@@ -57,8 +57,9 @@ async function runFold(context: ExecutionContext, run: Run, files: RunFiles | un
   if (live) return cachedFold(run.id, `live:${live.lastSeq}:${live.jobs.size}`, async () => ({ progress: live, plan: undefined, table: JobTable.fromProgress(live) }));
   if (!files) return { progress: new RunProgress(), plan: undefined, table: new JobTable([]) };
   return cachedFold(run.id, `events:${fileVersion(files.events)}`, async () => {
-    const progress = RunProgress.fromSnapshot(await work("foldEvents", { path: files.events }, "reading the run's event log"));
-    return { progress, plan: undefined, table: JobTable.fromProgress(progress) };
+    const { snapshot, orders } = await work("foldEvents", { path: files.events }, "reading the run's event log");
+    const progress = RunProgress.fromSnapshot(snapshot);
+    return { progress, plan: undefined, table: JobTable.fromProgress(progress, orders) };
   });
 }
 
