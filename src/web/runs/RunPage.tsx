@@ -1,9 +1,248 @@
-/** Run (being built: issue 17). */
+/**
+ * One run, live: its header (workflow, state, times, target, the run it retries) with the controls; why it
+ * failed when it did; progress by rule, the DAG coloured by state, CPU and memory, a timeline of the jobs;
+ * the job table (any number of jobs, paged by the service) beside the log of the chosen job or the engine;
+ * and the results. Updates arrive over the event stream (useRunEvents) while the run is not over. Nothing
+ * here asks for all jobs at once, so a run of 100,000 jobs opens as fast as a small one.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Link, useParams } from "react-router";
+import { DagView, type DagNode } from "../dag/DagView.js";
+import { QueryState } from "../components/QueryState.js";
+import { DiagnosticsPanel } from "./DiagnosticsPanel.js";
+import { elapsedMs, formatCount, formatDuration, formatTime } from "./format.js";
+import { JobTable } from "./JobTable.js";
+import { JobTimeline } from "./JobTimeline.js";
+import { LogViewer } from "./LogViewer.js";
+import { ResourceChart } from "./ResourceChart.js";
+import { ResultsPanel } from "./ResultsPanel.js";
+import { RuleProgress } from "./RuleProgress.js";
+import { RunControls } from "./RunControls.js";
+import { fetchDagStatus, fetchRun, fetchStatus, isTerminal, runKeys, type RunDetail, type RunStatusView } from "./run-data.js";
+import { useRunEvents, type LiveState } from "./useRunEvents.js";
+import "./runs.css";
+
+/** The slow poll behind the event stream (a proxy may hold the stream back). */
+const FALLBACK_POLL_MS = 15_000;
+
 export function RunPage() {
+  const { id = "" } = useParams();
+  const run = useQuery({
+    queryKey: [...runKeys.detail(id)],
+    queryFn: () => fetchRun(id),
+    refetchInterval: (query) => (isTerminal(query.state.data?.status) ? false : FALLBACK_POLL_MS),
+  });
+  const ended = isTerminal(run.data?.status);
+  const status = useQuery({
+    queryKey: [...runKeys.status(id)],
+    queryFn: () => fetchStatus(id),
+    enabled: run.data !== undefined,
+    refetchInterval: ended ? false : FALLBACK_POLL_MS,
+  });
+  const dag = useQuery({ queryKey: [...runKeys.dag(id)], queryFn: () => fetchDagStatus(id), enabled: run.data !== undefined, staleTime: Infinity });
+  const live = useRunEvents(id, run.data !== undefined && !ended);
+  const [rule, setRule] = useState<string | undefined>();
+  const [logJob, setLogJob] = useState<{ job: string; stream?: "stdout" | "stderr" } | undefined>();
+
+  // A new run (a retry opened from this page) starts with nothing chosen.
+  useEffect(() => {
+    setRule(undefined);
+    setLogJob(undefined);
+  }, [id]);
+
+  if (!run.data) {
+    return (
+      <div className="wide-page">
+        <h1>Run</h1>
+        <QueryState query={run} empty={null} />
+      </div>
+    );
+  }
+  const detail = run.data;
+  const nodes = status.data?.nodes ?? [];
+  const rules = nodes.length > 0 ? nodes.map((node) => node.rule) : (dag.data?.nodes ?? []).map((node) => node.rule);
+  const openLog = (job: string, stream?: "stdout" | "stderr") => {
+    setLogJob({ job, stream });
+    document.getElementById("run-log")?.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  };
+
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Run</h1>
-      <p className="muted">Coming soon.</p>
-    </section>
+    <div className="wide-page run-page">
+      <RunHeader run={detail} status={status.data} live={live} />
+      {detail.status === "failed" ? (
+        <section className="panel why-failed" aria-labelledby="why-title">
+          <h2 id="why-title">Why did this fail?</h2>
+          {detail.error ? <p className="run-error">{detail.error}</p> : null}
+          <DiagnosticsPanel runId={id} onOpenLog={(job) => openLog(job, "stderr")} />
+        </section>
+      ) : detail.error ? (
+        <p className="run-error panel">{detail.error}</p>
+      ) : null}
+      <div className="run-grid">
+        <section className="panel" aria-labelledby="progress-title">
+          <h2 id="progress-title">Progress by rule</h2>
+          {status.error ? <QueryState query={status} empty={null} /> : <RuleProgress nodes={nodes} selected={rule} onSelect={setRule} />}
+        </section>
+        <section className="panel" aria-labelledby="resources-title">
+          <h2 id="resources-title">CPU and memory</h2>
+          <ResourceChart resources={status.data?.resources} sampledAt={status.dataUpdatedAt} running={detail.status === "running"} />
+        </section>
+      </div>
+      <section className="panel" aria-labelledby="dag-title">
+        <h2 id="dag-title">Graph</h2>
+        <RunDag dag={dag.data} statusNodes={nodes} selected={rule} onSelect={setRule} />
+      </section>
+      <section className="panel" aria-labelledby="timeline-title">
+        <h2 id="timeline-title">Timeline</h2>
+        <JobTimeline runId={id} runStatus={detail.status} rules={rules} />
+      </section>
+      <div className="jobs-and-log">
+        <section className="panel" aria-labelledby="jobs-title">
+          <h2 id="jobs-title">Jobs</h2>
+          <JobTable runId={id} rule={rule} onRuleChange={setRule} rules={rules} selectedJob={logJob?.job} onSelectJob={(job) => openLog(job.job, job.status === "failed" ? "stderr" : undefined)} />
+        </section>
+        <section className="panel" aria-labelledby="log-title" id="run-log">
+          <div className="log-section-head">
+            <h2 id="log-title">Log</h2>
+            {logJob ? (
+              <button type="button" onClick={() => setLogJob(undefined)}>
+                Show the engine log
+              </button>
+            ) : (
+              <span className="muted">Choose a job to see its output.</span>
+            )}
+          </div>
+          <LogViewer key={logJob ? `${logJob.job}:${logJob.stream ?? ""}` : "engine"} runId={id} job={logJob?.job} initialStream={logJob?.stream} follow={!ended} />
+        </section>
+      </div>
+      <section className="panel" aria-labelledby="results-title">
+        <h2 id="results-title">Results</h2>
+        <ResultsPanel runId={id} ended={ended} />
+      </section>
+    </div>
   );
+}
+
+/** The run's name, state, liveness, times, target and lineage, with its controls. */
+function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusView; live: LiveState }) {
+  const ended = isTerminal(run.status);
+  const now = useNow(!ended && run.started_at !== null);
+  const target = run.target as { type?: string } & Record<string, unknown>;
+  const options = Object.entries(target).filter(([key, value]) => key !== "type" && value !== undefined && value !== null && value !== "");
+  const counts = run.counts;
+  const running = status ? status.nodes.reduce((sum, node) => sum + node.jobs.running, 0) : counts.running;
+  return (
+    <header className="run-header panel">
+      <div className="run-title">
+        <h1>
+          {run.workflow_name} <span className={`badge badge-${run.status} badge-large`}>{run.status}</span>
+          {run.dry_run ? <span className="badge badge-dry">dry run</span> : null}
+        </h1>
+        <LiveIndicator live={live} ended={ended} />
+      </div>
+      <p className="muted mono run-id">{run.id}</p>
+      <dl className="run-facts">
+        <div>
+          <dt>Created</dt>
+          <dd>{formatTime(run.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{formatTime(run.started_at)}</dd>
+        </div>
+        <div>
+          <dt>Finished</dt>
+          <dd>{formatTime(run.finished_at)}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{formatDuration(elapsedMs(run.started_at, run.finished_at, now))}</dd>
+        </div>
+        <div>
+          <dt>Target</dt>
+          <dd>
+            {target.type ?? "local"}
+            {options.length > 0 ? <span className="muted"> ({options.map(([key, value]) => `${key} ${String(value)}`).join(", ")})</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Jobs</dt>
+          <dd>
+            {formatCount(counts.completed)} of {formatCount(counts.total)} completed
+            {counts.skipped ? `, ${formatCount(counts.skipped)} skipped` : ""}
+            {running ? `, ${formatCount(running)} running` : ""}
+            {counts.failed ? <span className="failed">, {formatCount(counts.failed)} failed</span> : null}
+          </dd>
+        </div>
+        {run.pipeline_id ? (
+          <div>
+            <dt>Pipeline</dt>
+            <dd>
+              <Link to={`/pipelines/${run.pipeline_id}`}>open{run.pipeline_revision != null ? ` (revision ${run.pipeline_revision})` : ""}</Link>
+              {" · "}
+              <Link to={`/pipelines/${run.pipeline_id}/run`}>run again</Link>
+            </dd>
+          </div>
+        ) : null}
+        {run.retry_of ? (
+          <div>
+            <dt>Retry of</dt>
+            <dd>
+              <Link to={`/runs/${run.retry_of}`} className="mono">
+                {run.retry_of.slice(0, 8)}
+              </Link>
+            </dd>
+          </div>
+        ) : null}
+        {run.exit_code != null ? (
+          <div>
+            <dt>Exit code</dt>
+            <dd className="mono">{run.exit_code}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <RunControls run={run} />
+    </header>
+  );
+}
+
+/** Whether the page follows the run live. */
+function LiveIndicator({ live, ended }: { live: LiveState; ended: boolean }) {
+  const text = ended ? "ended" : live === "live" ? "live" : live === "reconnecting" ? "reconnecting…" : "connecting…";
+  return (
+    <span className={`live-indicator live-${ended ? "off" : live}`} role="status" aria-label={`Updates: ${text}`}>
+      <span className="live-dot" aria-hidden="true" /> {text}
+    </span>
+  );
+}
+
+/** The rule-level graph, each rule coloured by its state (the status view's, which refreshes live). */
+function RunDag({ dag, statusNodes, selected, onSelect }: { dag: Awaited<ReturnType<typeof fetchDagStatus>> | undefined; statusNodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {
+  if (!dag) return <p className="muted">Loading the graph…</p>;
+  const byRule = new Map(statusNodes.map((node) => [node.rule, node]));
+  // The generated type intersects the plain DAG's nodes with these; each node has its state and counts.
+  const dagNodes = (dag.nodes ?? []) as { id: string; label: string; rule: string; status: string; jobs: NonNullable<DagNode["jobs"]> }[];
+  const nodes: DagNode[] = dagNodes.map((node) => {
+    const live = byRule.get(node.rule);
+    return { id: node.id, label: node.label, status: live?.status ?? node.status, jobs: live?.jobs ?? node.jobs };
+  });
+  const idOfRule = new Map(dagNodes.map((node) => [node.rule, node.id]));
+  const ruleOfId = new Map(dagNodes.map((node) => [node.id, node.rule]));
+  return (
+    <div className="run-dag">
+      <DagView nodes={nodes} edges={dag.edges.map((edge) => ({ source: edge.from, target: edge.to }))} selected={selected ? idOfRule.get(selected) : undefined} onSelect={(nodeId) => onSelect(nodeId ? ruleOfId.get(nodeId) : undefined)} />
+    </div>
+  );
+}
+
+/** The current time, ticking each second while `ticking`. */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return ticking ? now : Date.now();
 }

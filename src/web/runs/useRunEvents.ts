@@ -1,0 +1,87 @@
+/**
+ * Live updates of one run: one EventSource on the service's event stream while the run is not over. Events
+ * of this run mark its views stale, and the marks are coalesced (a 100,000-job run sends thousands of
+ * events, and the service allows each client about 100 requests a minute), so the views refetch at most
+ * every couple of seconds; a state change of the run refreshes everything at once. A `lagged` event or a
+ * dropped connection means events were missed: everything is refetched. The caller also polls slowly, in
+ * case the stream is blocked (a proxy that buffers it).
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { baseUrl } from "../api.js";
+import { runKeys } from "./run-data.js";
+
+/** The stream's state, for the page's indicator. */
+export type LiveState = "connecting" | "live" | "reconnecting" | "off";
+
+/** Job events come in bursts: their refetches wait this long after the previous one. */
+const JOB_REFRESH_MS = 2_000;
+
+/** Follows `runId`'s events while `active`; returns the stream's state. */
+export function useRunEvents(runId: string, active: boolean): LiveState {
+  const queries = useQueryClient();
+  const [state, setState] = useState<LiveState>(active ? "connecting" : "off");
+
+  useEffect(() => {
+    if (!active) {
+      setState("off");
+      return;
+    }
+    let lastRefresh = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let dropped = false;
+    const refreshAll = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      lastRefresh = Date.now();
+      void queries.invalidateQueries({ queryKey: runKeys.all(runId) });
+    };
+    // Job progress: the status and the jobs on screen; the run row changes its counts too. The timeline
+    // (a 1,000-job page) keeps its own slower pace.
+    const refreshProgress = () => {
+      timer = undefined;
+      lastRefresh = Date.now();
+      void queries.invalidateQueries({
+        predicate: (query) => {
+          const [kind, id, view] = query.queryKey as unknown[];
+          return kind === "run" && id === runId && view !== "dag" && view !== "timeline" && view !== "results" && view !== "diagnostics" && view !== "folder";
+        },
+      });
+    };
+    const scheduleProgress = () => {
+      if (timer) return;
+      timer = setTimeout(refreshProgress, Math.max(0, lastRefresh + JOB_REFRESH_MS - Date.now()));
+    };
+
+    const source = new EventSource(`${baseUrl}api/events?run_id=${encodeURIComponent(runId)}`, { withCredentials: true });
+    setState("connecting");
+    source.onopen = () => {
+      setState("live");
+      // Reconnected after a drop: whatever happened meanwhile is fetched again.
+      if (dropped) refreshAll();
+      dropped = false;
+    };
+    source.onerror = () => {
+      dropped = true;
+      setState("reconnecting");
+    };
+    source.onmessage = (message: MessageEvent<string>) => {
+      let event: { type?: string; data?: { run_id?: string } };
+      try {
+        event = JSON.parse(message.data) as typeof event;
+      } catch {
+        return;
+      }
+      if (event.type === "lagged") return refreshAll();
+      if (event.data?.run_id !== runId) return;
+      if (event.type?.startsWith("run_")) refreshAll();
+      else scheduleProgress();
+    };
+    return () => {
+      source.close();
+      if (timer) clearTimeout(timer);
+    };
+  }, [runId, active, queries]);
+
+  return state;
+}
