@@ -13,6 +13,8 @@ import { fetchJobs, runKeys, type JobRow, type JobSort } from "./run-data.js";
 
 const PAGE = 200;
 const ROW_HEIGHT = 34;
+/** The table's scrolling height at most (about 13 rows). */
+const MAX_BODY = 440;
 const JOB_STATES = ["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"];
 
 const COLUMNS: { sort: JobSort; label: string; className: string }[] = [
@@ -119,7 +121,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
             </div>
           </div>
         </div>
-        <div ref={scroller} className="vbody" role="rowgroup" tabIndex={-1}>
+        <div ref={scroller} className="vbody" role="rowgroup" tabIndex={-1} style={{ height: Math.max(3 * ROW_HEIGHT, Math.min(MAX_BODY, total * ROW_HEIGHT + 2)) }}>
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
               const job = rows.get(item.index);
@@ -140,7 +142,6 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
                       </div>
                       <div role="cell" className="col-state">
                         <span className={`badge badge-${job.status}`}>{job.status.replace("_", " ")}</span>
-                        {job.exit_code != null && job.exit_code !== 0 ? <span className="failed mono"> exit {job.exit_code}</span> : null}
                       </div>
                       <div role="cell" className="col-duration mono">
                         {formatDuration(job.duration_ms)}
@@ -149,6 +150,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
                         {job.started_at ? new Date(job.started_at).toLocaleTimeString() : "—"}
                       </div>
                       <div role="cell" className="col-reason muted" title={job.reason?.text}>
+                        {job.exit_code != null && job.exit_code !== 0 ? <span className="failed mono">exit {job.exit_code} · </span> : null}
                         {job.reason?.text ?? ""}
                       </div>
                     </>
