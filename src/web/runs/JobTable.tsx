@@ -15,7 +15,7 @@ const PAGE = 200;
 const ROW_HEIGHT = 34;
 /** The table's scrolling height at most (about 13 rows). */
 const MAX_BODY = 440;
-const JOB_STATES = ["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"];
+const JOB_STATES: JobRow["status"][] = ["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"];
 
 const COLUMNS: { sort: JobSort; label: string; className: string }[] = [
   { sort: "order", label: "#", className: "col-index" },
@@ -31,7 +31,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
   const [order, setOrder] = useState<"asc" | "desc">("asc");
   const [typed, setTyped] = useState("");
   const [q, setQ] = useState("");
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useState<JobRow["status"] | "">("");
   useEffect(() => {
     const timer = setTimeout(() => setQ(typed.trim()), 250);
     return () => clearTimeout(timer);
@@ -81,7 +81,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
         <input type="search" aria-label="Search jobs" placeholder="Search jobs by name" value={typed} onChange={(event) => setTyped(event.target.value)} />
         <label>
           State{" "}
-          <select value={status} onChange={(event) => setStatus(event.target.value)}>
+          <select value={status} onChange={(event) => setStatus(event.target.value as JobRow["status"] | "")}>
             <option value="">any</option>
             {JOB_STATES.map((state) => (
               <option key={state} value={state}>

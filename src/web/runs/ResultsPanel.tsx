@@ -9,12 +9,15 @@ import { api, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatBytes, formatCount, formatTime } from "./format.js";
 import { fetchFolder, fileUrl, runKeys } from "./run-data.js";
+import { useInView } from "./useInView.js";
 
 const PREVIEW_BYTES = 64 * 1024;
 const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|ico)$/i;
 
 export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }) {
+  const [anchor, visible] = useInView<HTMLDivElement>();
   const results = useQuery({
+    enabled: visible,
     queryKey: [...runKeys.results(runId)],
     queryFn: async () => dataOf(await api.GET("/api/runs/{id}/results", { params: { path: { id: runId } } })),
     refetchInterval: ended ? false : 15_000,
@@ -23,7 +26,7 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
   const [browsing, setBrowsing] = useState(false);
   const files = results.data?.files ?? [];
   return (
-    <div className="results">
+    <div className="results" ref={anchor}>
       {results.error ? <ErrorNotice error={results.error} /> : null}
       {results.data ? (
         files.length === 0 ? (
@@ -69,7 +72,7 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
           </>
         )
       ) : results.isPending ? (
-        <p className="muted">Loading the results…</p>
+        <p className="muted">{visible ? "Loading the results…" : ""}</p>
       ) : null}
       {preview ? <FilePreview runId={runId} path={preview} onClose={() => setPreview(undefined)} /> : null}
       <div className="workspace-browser">

@@ -34,13 +34,14 @@ export function RunPage() {
     refetchInterval: (query) => (isTerminal(query.state.data?.status) ? false : FALLBACK_POLL_MS),
   });
   const ended = isTerminal(run.data?.status);
+  // Asked at once beside the run: the progress is what the page is opened for.
   const status = useQuery({
     queryKey: [...runKeys.status(id)],
     queryFn: () => fetchStatus(id),
-    enabled: run.data !== undefined,
     refetchInterval: ended ? false : FALLBACK_POLL_MS,
   });
-  const dag = useQuery({ queryKey: [...runKeys.dag(id)], queryFn: () => fetchDagStatus(id), enabled: run.data !== undefined, staleTime: Infinity });
+  // The graph and the timeline wait for the progress: on a huge run the service answers one at a time.
+  const dag = useQuery({ queryKey: [...runKeys.dag(id)], queryFn: () => fetchDagStatus(id), enabled: status.data !== undefined, staleTime: Infinity });
   const live = useRunEvents(id, run.data !== undefined && !ended);
   const [rule, setRule] = useState<string | undefined>();
   const [logJob, setLogJob] = useState<{ job: string; stream?: "stdout" | "stderr" } | undefined>();
@@ -95,7 +96,7 @@ export function RunPage() {
       </section>
       <section className="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
-        <JobTimeline runId={id} runStatus={detail.status} rules={rules} />
+        <JobTimeline runId={id} runStatus={detail.status} rules={rules} ready={status.data !== undefined} />
       </section>
       <div className="jobs-and-log">
         <section className="panel" aria-labelledby="jobs-title">

@@ -16,25 +16,10 @@ export type RunDagStatus = components["schemas"]["RunDagStatus"];
 export type RunState = RunDetail["status"];
 
 /** One job of a run as `GET /api/runs/{id}/jobs` lists it. */
-export interface JobRow {
-  index: number;
-  job: string;
-  rule: string;
-  status: string;
-  reason: { code: string; text: string } | null;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-  exit_code: number | null;
-}
+export type JobRow = components["schemas"]["RunJobRow"];
 
 /** A page of a run's jobs. */
-export interface JobPage {
-  items: JobRow[];
-  total: number;
-  offset: number;
-  limit: number;
-}
+export type JobPage = components["schemas"]["RunJobsPage"];
 
 /** The columns the jobs endpoint sorts by. */
 export type JobSort = "order" | "job" | "rule" | "status" | "started_at" | "duration_ms";
@@ -46,7 +31,7 @@ export interface JobQuery {
   sort?: JobSort;
   order?: "asc" | "desc";
   q?: string;
-  status?: string;
+  status?: JobRow["status"];
   rule?: string;
 }
 
@@ -88,22 +73,17 @@ export async function fetchRun(id: string): Promise<RunDetail> {
 
 /** The live status without the jobs list (jobs come a page at a time from fetchJobs). */
 export async function fetchStatus(id: string): Promise<RunStatusView> {
-  return dataOf(await api.GET("/api/runs/{id}/status", { params: { path: { id }, query: { jobs: false } } as { path: { id: string } } }));
+  return dataOf(await api.GET("/api/runs/{id}/status", { params: { path: { id }, query: { jobs: "false" } } }));
 }
 
 /** The rule-level DAG with each rule's state, without the jobs list. */
 export async function fetchDagStatus(id: string): Promise<RunDagStatus> {
-  return dataOf(await api.GET("/api/runs/{id}/dag-status", { params: { path: { id }, query: { jobs: false } } as { path: { id: string } } }));
+  return dataOf(await api.GET("/api/runs/{id}/dag-status", { params: { path: { id }, query: { jobs: "false" } } }));
 }
 
 /** One page of a run's jobs, sorted and filtered by the service. */
 export async function fetchJobs(id: string, query: JobQuery): Promise<JobPage> {
-  // Until the typed client knows /jobs (the API engineer adds it), a plain request to the documented contract.
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") search.set(key, String(value));
-  const response = await fetch(`${baseUrl}api/runs/${encodeURIComponent(id)}/jobs?${search}`, { credentials: "same-origin" });
-  const body = (await response.json()) as unknown;
-  return dataOf({ data: response.ok ? (body as JobPage) : undefined, error: response.ok ? undefined : body, response });
+  return dataOf(await api.GET("/api/runs/{id}/jobs", { params: { path: { id }, query } }));
 }
 
 /** A file or folder of the run's workspace: `download` makes it an attachment, `zip` a folder's archive. */
