@@ -1,13 +1,24 @@
 /**
- * A pipeline's graph drawn with React Flow in an automatic layered layout (being built: issue 17). The editor
- * draws the text's graph; the run page draws the same graph coloured by each rule's state.
+ * A pipeline's graph drawn with React Flow in an automatic layered layout (elkjs, in a worker). The editor
+ * draws the text's graph; the run page draws the same graph coloured by each rule's state, with job counts.
+ * Large fan-outs (more than `aggregateAbove` sibling rules with the same neighbours) are drawn as one node
+ * that expands on click; only the visible part of the graph is rendered.
  */
+import { Background, Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { layoutGraph } from "./layout.js";
+import type { LayoutPositions } from "./layout-engine.js";
+import "./dag.css";
+
 export interface DagNode {
   id: string;
   label: string;
   /** pending, running, completed, failed, skipped, would_run, would_skip; absent in the editor. */
   status?: string;
   jobs?: { total: number; completed: number; failed: number; running: number; skipped: number };
+  /** A short line under the name when there is no status (the editor: threads and environment). */
+  detail?: string;
 }
 
 export interface DagEdge {
@@ -15,6 +26,316 @@ export interface DagEdge {
   target: string;
 }
 
-export function DagView(_props: { nodes: DagNode[]; edges: DagEdge[]; selected?: string; onSelect?: (id: string | undefined) => void }) {
-  return null;
+/** The states the run page reports, in legend order, with the symbol that says it without colour. */
+export const DAG_STATUSES: { status: string; label: string; icon: string }[] = [
+  { status: "pending", label: "pending", icon: "○" },
+  { status: "running", label: "running", icon: "◔" },
+  { status: "completed", label: "completed", icon: "✓" },
+  { status: "failed", label: "failed", icon: "✕" },
+  { status: "skipped", label: "skipped", icon: "↷" },
+  { status: "would_run", label: "would run", icon: "▷" },
+  { status: "would_skip", label: "would skip", icon: "⇥" },
+];
+const STATUS_BY_NAME = new Map(DAG_STATUSES.map((entry) => [entry.status, entry]));
+
+const NODE_WIDTH = 200;
+const NODE_HEIGHT = 60;
+const GROUP_PREFIX = "group:";
+
+interface RuleNodeData extends Record<string, unknown> {
+  label: string;
+  status?: string;
+  jobs?: DagNode["jobs"];
+  detail?: string;
+  /** Rules drawn as this one node (an aggregated fan-out), else undefined. */
+  members?: string[];
+  selected: boolean;
+}
+
+type RuleFlowNode = Node<RuleNodeData, "rule">;
+
+// Memoised: React Flow re-renders node components on every viewport change otherwise, which is what makes
+// a 500-node graph sluggish when panning.
+const RuleNodeView = memo(function RuleNodeView({ data }: NodeProps<RuleFlowNode>) {
+  const state = data.status ? STATUS_BY_NAME.get(data.status) : undefined;
+  const jobs = data.jobs;
+  const share = jobs && jobs.total > 0 ? Math.round((jobs.completed / jobs.total) * 100) : undefined;
+  return (
+    <div className={`dag-node${data.status ? ` dag-status-${data.status}` : ""}${data.members ? " dag-group" : ""}${data.selected ? " dag-selected" : ""}`}>
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <div className="dag-node-title" title={data.label}>
+        {state && (
+          <span className="dag-node-icon" aria-hidden="true">
+            {state.icon}
+          </span>
+        )}
+        <span className="dag-node-label">{data.label}</span>
+      </div>
+      <div className="dag-node-meta">
+        {data.members ? <span>{data.members.length} rules · expand</span> : state ? <span>{state.label}</span> : <span className="dag-node-detail">{data.detail ?? "rule"}</span>}
+        {jobs && (
+          <span className="dag-node-jobs">
+            {jobs.completed}/{jobs.total}
+            {jobs.failed > 0 ? ` · ${jobs.failed} failed` : ""}
+          </span>
+        )}
+      </div>
+      {share !== undefined && (
+        <div className="dag-node-progress" aria-hidden="true">
+          <span style={{ width: `${share}%` }} />
+        </div>
+      )}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+});
+
+const NODE_TYPES = { rule: RuleNodeView };
+
+/** Folds each set of more than `threshold` rules that share the same inputs and dependents into one node. */
+function aggregateFanOuts(nodes: DagNode[], edges: DagEdge[], threshold: number, expanded: ReadonlySet<string>) {
+  const parents = new Map<string, string[]>();
+  const children = new Map<string, string[]>();
+  for (const edge of edges) {
+    (parents.get(edge.target) ?? parents.set(edge.target, []).get(edge.target)!).push(edge.source);
+    (children.get(edge.source) ?? children.set(edge.source, []).get(edge.source)!).push(edge.target);
+  }
+  const bySignature = new Map<string, DagNode[]>();
+  for (const node of nodes) {
+    const up = [...(parents.get(node.id) ?? [])].sort().join(",");
+    const down = [...(children.get(node.id) ?? [])].sort().join(",");
+    // Rules with no neighbours at all are not a fan-out: keep them apart.
+    if (up === "" && down === "") continue;
+    const signature = `${up}|${down}`;
+    (bySignature.get(signature) ?? bySignature.set(signature, []).get(signature)!).push(node);
+  }
+  const groupOf = new Map<string, string>();
+  const groups: { id: string; members: DagNode[] }[] = [];
+  for (const members of bySignature.values()) {
+    if (members.length <= threshold) continue;
+    const id = `${GROUP_PREFIX}${members[0]!.id}`;
+    if (expanded.has(id)) continue;
+    groups.push({ id, members });
+    for (const member of members) groupOf.set(member.id, id);
+  }
+  if (groups.length === 0) return { nodes, edges, groups: new Map<string, string[]>() };
+  const drawn: DagNode[] = nodes.filter((node) => !groupOf.has(node.id));
+  const members = new Map<string, string[]>();
+  for (const group of groups) {
+    members.set(
+      group.id,
+      group.members.map((member) => member.id),
+    );
+    drawn.push({ id: group.id, label: `${group.members[0]!.label} … ${group.members.at(-1)!.label}`, ...summarise(group.members) });
+  }
+  const seen = new Set<string>();
+  const drawnEdges: DagEdge[] = [];
+  for (const edge of edges) {
+    const source = groupOf.get(edge.source) ?? edge.source;
+    const target = groupOf.get(edge.target) ?? edge.target;
+    const key = `${source}\u0000${target}`;
+    if (source === target || seen.has(key)) continue;
+    seen.add(key);
+    drawnEdges.push({ source, target });
+  }
+  return { nodes: drawn, edges: drawnEdges, groups: members };
+}
+
+/** A group's state is its most pressing member's (failed, then running, …); its job counts are the sum. */
+function summarise(members: DagNode[]): Pick<DagNode, "status" | "jobs"> {
+  const order = ["failed", "running", "pending", "would_run", "completed", "would_skip", "skipped"];
+  const statuses = new Set(members.map((member) => member.status).filter((status): status is string => status !== undefined));
+  const status = order.find((candidate) => statuses.has(candidate)) ?? [...statuses][0];
+  const withJobs = members.filter((member) => member.jobs);
+  const jobs =
+    withJobs.length === 0
+      ? undefined
+      : withJobs.reduce(
+          (sum, member) => ({
+            total: sum.total + member.jobs!.total,
+            completed: sum.completed + member.jobs!.completed,
+            failed: sum.failed + member.jobs!.failed,
+            running: sum.running + member.jobs!.running,
+            skipped: sum.skipped + member.jobs!.skipped,
+          }),
+          { total: 0, completed: 0, failed: 0, running: 0, skipped: 0 },
+        );
+  return { status, jobs };
+}
+
+export interface DagViewProps {
+  nodes: DagNode[];
+  edges: DagEdge[];
+  selected?: string;
+  onSelect?: (id: string | undefined) => void;
+  /** Sibling rules with the same neighbours drawn one by one up to this many; more become one expandable node (default 12). */
+  aggregateAbove?: number;
+  /** The graph's accessible name (default "Pipeline graph"). */
+  label?: string;
+  /** Called once a layout has been drawn, with the time it took (for measurements). */
+  onLayout?: (info: { nodes: number; milliseconds: number }) => void;
+}
+
+/** The graph with zoom controls, a minimap for large graphs and, when nodes carry a status, a legend. */
+export function DagView(props: DagViewProps) {
+  return (
+    <ReactFlowProvider>
+      <DagCanvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, label = "Pipeline graph", onLayout }: DagViewProps) {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const drawn = useMemo(() => aggregateFanOuts(nodes, edges, aggregateAbove, expanded), [nodes, edges, aggregateAbove, expanded]);
+  // The layout depends only on which nodes and edges there are, not on their states: a run's status updates
+  // recolour the graph without moving it.
+  const structureKey = useMemo(
+    () => `${drawn.nodes.map((node) => node.id).join("\n")}\u0001${drawn.edges.map((edge) => `${edge.source}>${edge.target}`).join("\n")}`,
+    [drawn],
+  );
+  const [positions, setPositions] = useState<{ key: string; at: LayoutPositions } | undefined>();
+  const [layoutError, setLayoutError] = useState<string | undefined>();
+  const flow = useReactFlow();
+  const onLayoutRef = useRef(onLayout);
+  onLayoutRef.current = onLayout;
+
+  useEffect(() => {
+    let current = true;
+    const started = performance.now();
+    const request = {
+      nodes: drawn.nodes.map((node) => ({ id: node.id, width: NODE_WIDTH, height: NODE_HEIGHT })),
+      edges: drawn.edges,
+    };
+    layoutGraph(request).then(
+      (at) => {
+        if (!current) return;
+        setLayoutError(undefined);
+        setPositions({ key: structureKey, at });
+        onLayoutRef.current?.({ nodes: request.nodes.length, milliseconds: Math.round(performance.now() - started) });
+      },
+      (error: unknown) => current && setLayoutError(error instanceof Error ? error.message : String(error)),
+    );
+    return () => {
+      current = false;
+    };
+    // drawn changes exactly when structureKey does, for what the layout reads.
+  }, [structureKey]);
+
+  const flowNodes = useMemo<RuleFlowNode[]>(() => {
+    if (!positions) return [];
+    return drawn.nodes.map((node) => {
+      const members = drawn.groups.get(node.id);
+      return {
+        id: node.id,
+        type: "rule",
+        position: positions.at[node.id] ?? { x: 0, y: 0 },
+        width: NODE_WIDTH,
+        height: NODE_HEIGHT,
+        ariaLabel: members
+          ? `${members.length} rules from ${node.label}${node.status ? `, ${node.status.replace("_", " ")}` : ""}; press Enter to expand`
+          : `Rule ${node.label}${node.status ? `, ${node.status.replace("_", " ")}` : ""}${node.jobs ? `, ${node.jobs.completed} of ${node.jobs.total} jobs done` : ""}`,
+        data: { label: node.label, status: node.status, jobs: node.jobs, detail: node.detail, members, selected: node.id === selected },
+      };
+    });
+  }, [drawn, positions, selected]);
+
+  const flowEdges = useMemo<Edge[]>(
+    () =>
+      drawn.edges.map((edge) => ({
+        id: `${edge.source}>${edge.target}`,
+        source: edge.source,
+        target: edge.target,
+        className: edge.source === selected || edge.target === selected ? "dag-edge-selected" : undefined,
+      })),
+    [drawn, selected],
+  );
+
+  // A new shape of graph is fitted into view once it is placed.
+  const fittedKey = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!positions || fittedKey.current === positions.key) return;
+    fittedKey.current = positions.key;
+    const frame = requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.2, minZoom: 0.05 }));
+    return () => cancelAnimationFrame(frame);
+  }, [positions, flow]);
+
+  const activate = useCallback(
+    (id: string) => {
+      if (id.startsWith(GROUP_PREFIX)) {
+        setExpanded((previous) => new Set([...previous, id]));
+        return;
+      }
+      onSelect?.(id === selected ? undefined : id);
+    },
+    [onSelect, selected],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const node = (event.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
+    const id = node?.dataset.id;
+    if (!id) return;
+    event.preventDefault();
+    activate(id);
+  };
+
+  const statuses = useMemo(() => new Set(nodes.map((node) => node.status).filter(Boolean)), [nodes]);
+  const collapsed = drawn.groups.size;
+
+  return (
+    <div className="dag-view" role="region" aria-label={label} onKeyDown={onKeyDown}>
+      {nodes.length === 0 ? (
+        <p className="dag-empty">No rules to draw yet: add a [[rules]] table with a name.</p>
+      ) : (
+        <ReactFlow<RuleFlowNode>
+          nodes={flowNodes}
+          edges={flowEdges}
+          nodeTypes={NODE_TYPES}
+          onNodeClick={(_event, node) => activate(node.id)}
+          onPaneClick={() => selected !== undefined && onSelect?.(undefined)}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          nodesFocusable
+          edgesFocusable={false}
+          onlyRenderVisibleElements
+          minZoom={0.05}
+          maxZoom={2}
+          proOptions={{ hideAttribution: true }}
+          aria-label={label}
+        >
+          <Background gap={20} size={1} />
+          <Controls showInteractive={false} position="bottom-right" />
+          {drawn.nodes.length > 40 && <MiniMap pannable zoomable position="top-right" ariaLabel={`${label}: overview`} nodeClassName={(node) => `dag-mini dag-mini-${String((node.data as RuleNodeData).status ?? "none")}`} />}
+        </ReactFlow>
+      )}
+      {!positions && nodes.length > 0 && !layoutError && (
+        <p className="dag-placing" role="status">
+          Placing {drawn.nodes.length} nodes…
+        </p>
+      )}
+      {layoutError && (
+        <p className="dag-placing" role="alert">
+          The graph could not be placed: {layoutError}
+        </p>
+      )}
+      {(statuses.size > 0 || collapsed > 0 || expanded.size > 0) && (
+        <div className="dag-legend" aria-label="Legend">
+          {statuses.size > 0 &&
+            DAG_STATUSES.map((entry) => (
+              <span key={entry.status} className={`dag-legend-item dag-status-${entry.status}`}>
+                <span aria-hidden="true">{entry.icon}</span> {entry.label}
+              </span>
+            ))}
+          {collapsed > 0 && <span className="dag-legend-note">{collapsed} large fan-outs folded (click to expand)</span>}
+          {expanded.size > 0 && (
+            <button type="button" className="dag-legend-button" onClick={() => setExpanded(new Set())}>
+              Fold fan-outs again
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
 }

@@ -1,9 +1,344 @@
-/** Editor (being built: issue 17). */
+/**
+ * The pipeline editor: the TOML text (CodeMirror) beside its graph, both following the text as it is typed;
+ * the service's validation and lint findings as inline markers and a problems panel with quick fixes;
+ * stats; format; save (Ctrl/Cmd+S) with a guard against leaving unsaved changes. `/pipelines/:id` edits a
+ * saved pipeline; `/editor` is a scratch pipeline, saved only by "Save as new pipeline".
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
+import { useBlocker, useNavigate, useParams } from "react-router";
+import { api, dataOf } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import type { DagEdge, DagNode } from "../dag/DagView.js";
+import { PipelineActions } from "../pipelines/PipelineActions.js";
+import { pipelineCompletion, type CompletionVocabulary } from "./completion.js";
+import { findingRange, quickFixEdit, sortFindings, toDiagnostics } from "./findings.js";
+import { usePipelineChecks, type Finding, type ParsedRule, type PipelineCheck } from "./pipeline-checks.js";
+import { ProblemsPanel } from "./ProblemsPanel.js";
+import { RuleDetails } from "./RuleDetails.js";
+import { StatsPanel } from "./StatsPanel.js";
+import { TomlEditor, type TomlEditorHandle } from "./TomlEditor.js";
+import "./editor.css";
+
+// The graph (React Flow and its styles) loads after the editor is up, so typing can start sooner.
+const DagView = lazy(async () => ({ default: (await import("../dag/DagView.js")).DagView }));
+
+const STARTER = `[workflow]
+name = "my-pipeline"
+version = "0.1.0"
+description = "What this pipeline does"
+author = "you"
+
+[config]
+reads_dir = "reads"
+
+[[sample_groups]]
+name = "all"
+samples = ["S1", "S2"]
+
+[[rules]]
+name = "count_reads"
+description = "Count the reads of each sample"
+input = ["{config.reads_dir}/{sample}.fq"]
+output = ["counts/{sample}.txt"]
+log = "logs/count_reads/{sample}.log"
+shell = "wc -l < {input} > {output} 2> {log}"
+
+[[rules]]
+name = "summary"
+description = "Gather the counts"
+input = ["counts/S1.txt", "counts/S2.txt"]
+output = ["summary.txt"]
+log = "logs/summary.log"
+shell = "cat {input} > {output} 2> {log}"
+`;
+
+/** The editor page: loads a saved pipeline, or starts a scratch one. */
 export function EditorPage() {
+  const { id } = useParams();
+  const pipeline = useQuery({
+    queryKey: ["pipeline", id],
+    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: id! } } })),
+    enabled: id !== undefined,
+    // The editor keeps its own copy of the text: a refetch must not look like someone else's change.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+  if (id === undefined) return <PipelineEditor key="scratch" initialText={STARTER} />;
+  if (pipeline.isError) {
+    return (
+      <div className="wide-page editor-page">
+        <ErrorNotice error={pipeline.error} />
+      </div>
+    );
+  }
+  if (!pipeline.data) {
+    return (
+      <div className="wide-page editor-page">
+        <p className="muted" role="status">
+          Loading the pipeline…
+        </p>
+      </div>
+    );
+  }
+  return <PipelineEditor key={id} saved={pipeline.data} initialText={pipeline.data.toml_content} />;
+}
+
+interface SavedState {
+  id: string;
+  name: string;
+  revision: number;
+}
+
+function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_content: string }; initialText: string }) {
+  const editor = useRef<TomlEditorHandle>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(initialText);
+  const [savedText, setSavedText] = useState(saved ? saved.toml_content : undefined);
+  const [revision, setRevision] = useState(saved?.revision);
+  const [name, setName] = useState(saved?.name);
+  const [selectedRule, setSelectedRule] = useState<string | undefined>();
+  const [notice, setNotice] = useState<Error | undefined>();
+  const [split, setSplit] = useState(55);
+  // Set once the page itself navigates away after saving a scratch pipeline (nothing is lost then).
+  const leaving = useRef(false);
+  const dirty = savedText === undefined ? text !== initialText : text !== savedText;
+
+  const { query: check, checking } = usePipelineChecks(text);
+  // The last answer with a graph (and parse): kept while the text does not parse, so the view does not go blank.
+  const [lastGood, setLastGood] = useState<PipelineCheck | undefined>();
+  useEffect(() => {
+    if (check.data?.dag && check.data.parse) setLastGood(check.data);
+  }, [check.data]);
+  const current = check.data;
+  const findings = useMemo(() => sortFindings(current?.findings ?? []), [current]);
+
+  useEffect(() => {
+    if (current) editor.current?.showDiagnostics(current.text, (doc) => toDiagnostics(doc, current.findings));
+  }, [current]);
+
+  // Completion reads the vocabulary of the last text that parsed.
+  const vocabulary = useRef<CompletionVocabulary>({ rules: [], configKeys: [], wildcards: ["sample"] });
+  useEffect(() => {
+    const parse = current?.parse ?? lastGood?.parse;
+    if (!parse) return;
+    const rules = (parse.rules as unknown as ParsedRule[]).map((rule) => ({
+      name: rule.name,
+      description: rule.description,
+      outputs: Array.isArray(rule.output) ? rule.output : Object.values(rule.output),
+    }));
+    const wildcards = new Set(["sample", ...((current?.stats ?? lastGood?.stats)?.wildcard_names ?? [])]);
+    vocabulary.current = { rules, configKeys: Object.keys(parse.config), wildcards: [...wildcards] };
+  }, [current, lastGood]);
+  const completion = useMemo(() => pipelineCompletion(() => vocabulary.current), []);
+
+  const save = useMutation({
+    mutationFn: async (content: string) => {
+      if (saved) return dataOf(await api.PUT("/api/pipelines/{id}", { params: { path: { id: saved.id } }, body: { toml_content: content, revision } }));
+      const workflowName = current?.parse?.workflow.name ?? lastGood?.parse?.workflow.name ?? "untitled";
+      return dataOf(await api.POST("/api/pipelines", { body: { name: workflowName, toml_content: content } }));
+    },
+    onSuccess: (answer, content) => {
+      setNotice(undefined);
+      setSavedText(content);
+      setRevision(answer.revision);
+      setName(answer.name);
+      void queryClient.invalidateQueries({ queryKey: ["pipelines"] });
+      queryClient.setQueryData(["pipeline", answer.id], answer);
+      if (!saved) {
+        leaving.current = true;
+        void navigate(`/pipelines/${answer.id}`);
+      }
+    },
+    onError: (error) => setNotice(error),
+  });
+
+  const format = useMutation({
+    mutationFn: async (content: string) => dataOf(await api.POST("/api/pipelines/format", { body: { toml_content: content } })),
+    onSuccess: (answer, content) => {
+      setNotice(undefined);
+      // Only if the text is still the one formatted: a keystroke during the request wins over the format.
+      if (answer.changed && editor.current?.text() === content) editor.current.replaceText(answer.formatted);
+      editor.current?.focus();
+    },
+    onError: (error) => setNotice(error),
+  });
+
+  const saveNow = useCallback(() => {
+    const content = editor.current?.text() ?? text;
+    if (!save.isPending) save.mutate(content);
+  }, [save, text]);
+  const formatNow = useCallback(() => {
+    if (!format.isPending) format.mutate(editor.current?.text() ?? text);
+  }, [format, text]);
+
+  // Ctrl/Cmd+S anywhere on the page (the editor handles it itself when focused).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        saveNow();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [saveNow]);
+
+  // The unsaved-changes guard: closing or reloading the tab, and navigating inside the app.
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [dirty]);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
+
+  const jumpTo = useCallback((finding: Pick<Finding, "line" | "column">) => {
+    const handle = editor.current;
+    if (!handle) return;
+    const { from, to } = findingRange(handle.state().doc, finding);
+    handle.select(from, to);
+  }, []);
+  const fixLabel = useCallback((finding: Finding) => (editor.current ? quickFixEdit(editor.current.state().doc, finding)?.label : undefined), []);
+  const applyFix = useCallback((finding: Finding) => {
+    const handle = editor.current;
+    const edit = handle && quickFixEdit(handle.state().doc, finding);
+    if (edit) handle.edit(edit.from, edit.to, edit.insert);
+  }, []);
+
+  const graph = lastGood?.dag;
+  const { nodes, edges } = useMemo(() => {
+    const dagNodes: DagNode[] = (graph?.nodes ?? []).map((node) => ({
+      id: node.id,
+      label: node.label,
+      detail: `${node.threads} thread${node.threads === 1 ? "" : "s"}${node.memory ? ` · ${node.memory}` : ""} · ${node.environment}`,
+    }));
+    const dagEdges: DagEdge[] = (graph?.edges ?? []).map((edge) => ({ source: edge.from, target: edge.to }));
+    return { nodes: dagNodes, edges: dagEdges };
+  }, [graph]);
+  const graphStale = current !== undefined && lastGood !== undefined && current !== lastGood;
+  const parseRules = (lastGood?.parse?.rules ?? []) as unknown as ParsedRule[];
+  const ruleDetail = selectedRule ? parseRules.find((rule) => rule.name === selectedRule) : undefined;
+  const errorCount = findings.filter((finding) => finding.severity === "error").length;
+  const warningCount = findings.filter((finding) => finding.severity === "warning").length;
+  const title = name ?? current?.parse?.workflow.name ?? "New pipeline";
+
+  const onSplitKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.key === "ArrowLeft") setSplit((value) => Math.max(25, value - 5));
+    else if (event.key === "ArrowRight") setSplit((value) => Math.min(80, value + 5));
+    else return;
+    event.preventDefault();
+  };
+  const onSplitDrag = (event: ReactPointerEvent<HTMLDivElement>) => {
+    const area = event.currentTarget.parentElement!.getBoundingClientRect();
+    const move = (moveEvent: PointerEvent) => setSplit(Math.min(80, Math.max(25, ((moveEvent.clientX - area.left) / area.width) * 100)));
+    const stop = () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", stop);
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", stop);
+  };
+
   return (
-    <section aria-labelledby="stub-title">
-      <h1 id="stub-title">Editor</h1>
-      <p className="muted">Coming soon.</p>
-    </section>
+    <div className="wide-page editor-page">
+      <div className="editor-toolbar" role="toolbar" aria-label="Pipeline">
+        <div className="editor-title">
+          <h1>{title}</h1>
+          <span className={`save-state${dirty ? " save-dirty" : ""}`} role="status">
+            {save.isPending ? "Saving…" : !saved ? (dirty ? "Not saved yet" : "Scratch pipeline") : dirty ? "● Unsaved changes" : `Saved · revision ${revision}`}
+          </span>
+        </div>
+        <span className={`check-state ${checking ? "check-busy" : errorCount > 0 ? "check-bad" : "check-ok"}`} role="status" aria-live="polite">
+          {checking ? "◌ Checking…" : errorCount > 0 ? `✕ ${errorCount} error${errorCount === 1 ? "" : "s"}${warningCount ? `, ${warningCount} warnings` : ""}` : `✓ Valid${warningCount ? ` · ${warningCount} warnings` : ""}`}
+        </span>
+        <div className="editor-buttons">
+          <button type="button" onClick={formatNow} disabled={format.isPending} aria-keyshortcuts="Shift+Alt+F" title="Format (Shift+Alt+F)">
+            {format.isPending ? "Formatting…" : "Format"}
+          </button>
+          <button type="button" className="primary" onClick={saveNow} disabled={save.isPending || (saved !== undefined && !dirty)} aria-keyshortcuts="Control+S" title="Save (Ctrl+S)">
+            {saved ? "Save" : "Save as new pipeline"}
+          </button>
+          {saved && <PipelineActions pipelineId={saved.id} />}
+        </div>
+      </div>
+      {notice && <ErrorNotice error={notice} />}
+      <div className="editor-split" style={{ gridTemplateColumns: `minmax(0, ${split}fr) 8px minmax(0, ${100 - split}fr)` }}>
+        <section className="editor-pane" aria-label="Pipeline text">
+          <TomlEditor ref={editor} initialText={initialText} onChange={setText} onSave={saveNow} onFormat={formatNow} completion={completion} label="Pipeline TOML" />
+        </section>
+        <div
+          className="editor-splitter"
+          role="separator"
+          aria-orientation="vertical"
+          aria-label="Resize the editor and the graph"
+          aria-valuenow={Math.round(split)}
+          aria-valuemin={25}
+          aria-valuemax={80}
+          tabIndex={0}
+          onKeyDown={onSplitKey}
+          onPointerDown={onSplitDrag}
+        />
+        <section className="graph-pane" aria-label="Pipeline graph panel">
+          <div className="graph-head">
+            <h2>Graph</h2>
+            <span className="muted">
+              {graph ? `${graph.metrics.nodes} rules · ${graph.metrics.edges} edges · depth ${graph.metrics.max_depth}` : ""}
+            </span>
+          </div>
+          {graphStale && (
+            <p className="graph-stale" role="status">
+              {current?.parsed ? (current.graphProblem ?? "The graph is being updated.") : "The text does not parse; showing the last good graph."}
+            </p>
+          )}
+          <div className="graph-canvas">
+            {graph ? (
+              <Suspense fallback={<p className="panel-empty">Loading the graph view…</p>}>
+                <DagView nodes={nodes} edges={edges} selected={selectedRule} onSelect={setSelectedRule} label="Pipeline graph" />
+              </Suspense>
+            ) : (
+              <p className="panel-empty">{checking ? "Drawing the graph…" : "The graph appears once the text parses."}</p>
+            )}
+          </div>
+        </section>
+      </div>
+      <div className="editor-bottom">
+        <ProblemsPanel findings={findings} checking={checking} onJump={jumpTo} onFix={applyFix} canFix={fixLabel} />
+        <div className="editor-side-panels">
+          <RuleDetails rule={ruleDetail} onClose={() => setSelectedRule(undefined)} onGoTo={(line) => jumpTo({ line, column: 1 })} />
+          <StatsPanel stats={current?.stats ?? lastGood?.stats} />
+        </div>
+      </div>
+      <LeaveDialog open={blocker.state === "blocked"} onStay={() => blocker.reset?.()} onLeave={() => blocker.proceed?.()} />
+    </div>
+  );
+}
+
+/** Asks before leaving the page with unsaved changes. */
+function LeaveDialog({ open, onStay, onLeave }: { open: boolean; onStay: () => void; onLeave: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog ref={dialog} className="leave-dialog" aria-labelledby="leave-title" onCancel={(event) => (event.preventDefault(), onStay())}>
+      <h2 id="leave-title">Leave without saving?</h2>
+      <p>The pipeline has changes that are not saved. They are lost if you leave.</p>
+      <div className="dialog-buttons">
+        <button type="button" className="primary" onClick={onStay} autoFocus>
+          Stay and keep editing
+        </button>
+        <button type="button" className="danger" onClick={onLeave}>
+          Leave and discard changes
+        </button>
+      </div>
+    </dialog>
   );
 }
