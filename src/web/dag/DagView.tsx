@@ -251,24 +251,48 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
     [drawn, selected],
   );
 
-  // A new shape of graph is fitted into view once it is placed.
+  // A new shape of graph is brought into view once it is placed: all of it when it fits at a readable zoom,
+  // else its first levels (the minimap shows the rest); after a fan-out is expanded, its rules.
+  const container = useRef<HTMLDivElement>(null);
   const fittedKey = useRef<string | undefined>(undefined);
+  const focus = useRef<string[] | undefined>(undefined);
   useEffect(() => {
     if (!positions || fittedKey.current === positions.key) return;
     fittedKey.current = positions.key;
-    const frame = requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.2, minZoom: 0.05 }));
+    const frame = requestAnimationFrame(() => {
+      const entries = Object.entries(positions.at);
+      const focused = focus.current?.filter((id) => positions.at[id]);
+      focus.current = undefined;
+      if (focused && focused.length > 0) {
+        // A fan-out of a hundred rules is one very wide row: show its first rules at a readable size.
+        void flow.fitView({ nodes: focused.slice(0, 4).map((id) => ({ id })), padding: 0.1, maxZoom: 1, minZoom: 0.5 });
+        return;
+      }
+      const width = Math.max(...entries.map(([, at]) => at.x)) + NODE_WIDTH;
+      const height = Math.max(...entries.map(([, at]) => at.y)) + NODE_HEIGHT;
+      const pane = container.current?.getBoundingClientRect();
+      const zoomToFit = pane ? Math.min(pane.width / width, pane.height / height) : 1;
+      if (zoomToFit >= 0.45 || entries.length === 0) {
+        void flow.fitView({ padding: 0.15, maxZoom: 1.2, minZoom: 0.05 });
+        return;
+      }
+      const levels = [...new Set(entries.map(([, at]) => at.y))].sort((a, b) => a - b).slice(0, 4);
+      const top = entries.filter(([, at]) => at.y <= levels.at(-1)!).slice(0, 40);
+      void flow.fitView({ nodes: top.map(([id]) => ({ id })), padding: 0.1, maxZoom: 1, minZoom: 0.3 });
+    });
     return () => cancelAnimationFrame(frame);
   }, [positions, flow]);
 
   const activate = useCallback(
     (id: string) => {
       if (id.startsWith(GROUP_PREFIX)) {
+        focus.current = drawn.groups.get(id);
         setExpanded((previous) => new Set([...previous, id]));
         return;
       }
       onSelect?.(id === selected ? undefined : id);
     },
-    [onSelect, selected],
+    [onSelect, selected, drawn],
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -284,7 +308,7 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
   const collapsed = drawn.groups.size;
 
   return (
-    <div className="dag-view" role="region" aria-label={label} onKeyDown={onKeyDown}>
+    <div className="dag-view" ref={container} role="region" aria-label={label} onKeyDown={onKeyDown}>
       {nodes.length === 0 ? (
         <p className="dag-empty">No rules to draw yet: add a [[rules]] table with a name.</p>
       ) : (

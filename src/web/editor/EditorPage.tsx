@@ -7,7 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import { useBlocker, useNavigate, useParams } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import type { DagEdge, DagNode } from "../dag/DagView.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
@@ -105,13 +105,14 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
   const leaving = useRef(false);
   const dirty = savedText === undefined ? text !== initialText : text !== savedText;
 
-  const { query: check, checking } = usePipelineChecks(text);
-  // The last answer with a graph (and parse): kept while the text does not parse, so the view does not go blank.
-  const [lastGood, setLastGood] = useState<PipelineCheck | undefined>();
+  const { check: current, checking, refused } = usePipelineChecks(text);
+  // The last graph, parse and stats of a text that had them: kept while the text does not parse, so the
+  // view does not go blank mid-edit.
+  const [lastGood, setLastGood] = useState<Pick<PipelineCheck, "dag" | "parse" | "stats">>({});
   useEffect(() => {
-    if (check.data?.dag && check.data.parse) setLastGood(check.data);
-  }, [check.data]);
-  const current = check.data;
+    if (!current) return;
+    setLastGood((previous) => ({ dag: current.dag ?? previous.dag, parse: current.parse ?? previous.parse, stats: current.stats ?? previous.stats }));
+  }, [current]);
   const findings = useMemo(() => sortFindings(current?.findings ?? []), [current]);
 
   useEffect(() => {
@@ -121,22 +122,22 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
   // Completion reads the vocabulary of the last text that parsed.
   const vocabulary = useRef<CompletionVocabulary>({ rules: [], configKeys: [], wildcards: ["sample"] });
   useEffect(() => {
-    const parse = current?.parse ?? lastGood?.parse;
+    const parse = lastGood.parse;
     if (!parse) return;
     const rules = (parse.rules as unknown as ParsedRule[]).map((rule) => ({
       name: rule.name,
       description: rule.description,
       outputs: Array.isArray(rule.output) ? rule.output : Object.values(rule.output),
     }));
-    const wildcards = new Set(["sample", ...((current?.stats ?? lastGood?.stats)?.wildcard_names ?? [])]);
+    const wildcards = new Set(["sample", ...(lastGood.stats?.wildcard_names ?? [])]);
     vocabulary.current = { rules, configKeys: Object.keys(parse.config), wildcards: [...wildcards] };
-  }, [current, lastGood]);
+  }, [lastGood]);
   const completion = useMemo(() => pipelineCompletion(() => vocabulary.current), []);
 
   const save = useMutation({
     mutationFn: async (content: string) => {
       if (saved) return dataOf(await api.PUT("/api/pipelines/{id}", { params: { path: { id: saved.id } }, body: { toml_content: content, revision } }));
-      const workflowName = current?.parse?.workflow.name ?? lastGood?.parse?.workflow.name ?? "untitled";
+      const workflowName = lastGood.parse?.workflow.name ?? "untitled";
       return dataOf(await api.POST("/api/pipelines", { body: { name: workflowName, toml_content: content } }));
     },
     onSuccess: (answer, content) => {
@@ -210,7 +211,7 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
     if (edit) handle.edit(edit.from, edit.to, edit.insert);
   }, []);
 
-  const graph = lastGood?.dag;
+  const graph = lastGood.dag;
   const { nodes, edges } = useMemo(() => {
     const dagNodes: DagNode[] = (graph?.nodes ?? []).map((node) => ({
       id: node.id,
@@ -220,12 +221,13 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
     const dagEdges: DagEdge[] = (graph?.edges ?? []).map((edge) => ({ source: edge.from, target: edge.to }));
     return { nodes: dagNodes, edges: dagEdges };
   }, [graph]);
-  const graphStale = current !== undefined && lastGood !== undefined && current !== lastGood;
-  const parseRules = (lastGood?.parse?.rules ?? []) as unknown as ParsedRule[];
+  // The graph shown is not the text's: it does not parse, has a cycle, or its graph is still on the way.
+  const graphStale = current !== undefined && graph !== undefined && (!current.parsed || current.graphProblem !== undefined);
+  const parseRules = (lastGood.parse?.rules ?? []) as unknown as ParsedRule[];
   const ruleDetail = selectedRule ? parseRules.find((rule) => rule.name === selectedRule) : undefined;
   const errorCount = findings.filter((finding) => finding.severity === "error").length;
   const warningCount = findings.filter((finding) => finding.severity === "warning").length;
-  const title = name ?? current?.parse?.workflow.name ?? "New pipeline";
+  const title = name ?? lastGood.parse?.workflow.name ?? "New pipeline";
 
   const onSplitKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
     if (event.key === "ArrowLeft") setSplit((value) => Math.max(25, value - 5));
@@ -267,6 +269,12 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
         </div>
       </div>
       {notice && <ErrorNotice error={notice} />}
+      {refused && (
+        <p className="check-refused" role="status">
+          The service did not check the latest text: {refused.message}
+          {refused instanceof ApiError && refused.status === 429 ? " — asking again in a few seconds." : ""}
+        </p>
+      )}
       <div className="editor-split" style={{ gridTemplateColumns: `minmax(0, ${split}fr) 8px minmax(0, ${100 - split}fr)` }}>
         <section className="editor-pane" aria-label="Pipeline text">
           <TomlEditor ref={editor} initialText={initialText} onChange={setText} onSave={saveNow} onFormat={formatNow} completion={completion} label="Pipeline TOML" />
@@ -292,7 +300,7 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
           </div>
           {graphStale && (
             <p className="graph-stale" role="status">
-              {current?.parsed ? (current.graphProblem ?? "The graph is being updated.") : "The text does not parse; showing the last good graph."}
+              {current?.parsed ? `No graph for this text (${current.graphProblem ?? "refused"}); showing the last good graph.` : "The text does not parse; showing the last good graph."}
             </p>
           )}
           <div className="graph-canvas">
@@ -310,7 +318,7 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
         <ProblemsPanel findings={findings} checking={checking} onJump={jumpTo} onFix={applyFix} canFix={fixLabel} />
         <div className="editor-side-panels">
           <RuleDetails rule={ruleDetail} onClose={() => setSelectedRule(undefined)} onGoTo={(line) => jumpTo({ line, column: 1 })} />
-          <StatsPanel stats={current?.stats ?? lastGood?.stats} />
+          <StatsPanel stats={lastGood.stats} />
         </div>
       </div>
       <LeaveDialog open={blocker.state === "blocked"} onStay={() => blocker.reset?.()} onLeave={() => blocker.proceed?.()} />

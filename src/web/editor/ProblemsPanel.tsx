@@ -2,6 +2,7 @@
 import type { Finding } from "./pipeline-checks.js";
 
 const SEVERITY_ICON = { error: "✕", warning: "!", info: "i" } as const;
+const SEVERITY_NAME = { error: "Error", warning: "Warning", info: "Note" } as const;
 
 export function ProblemsPanel({
   findings,
@@ -36,10 +37,11 @@ export function ProblemsPanel({
             const place = finding.line !== null ? `line ${finding.line}${finding.column !== null ? `:${finding.column}` : ""}` : "whole pipeline";
             return (
               <li key={`${finding.code}-${finding.line}-${finding.column}-${index}`} className={`problem sev-${finding.severity}`}>
-                <button type="button" className="problem-jump" onClick={() => onJump(finding)} aria-label={`${finding.severity} ${finding.code} at ${place}: ${finding.message}. Go to it`}>
+                <button type="button" className="problem-jump" onClick={() => onJump(finding)} title="Go to the place in the text">
                   <span className="problem-icon" aria-hidden="true">
                     {SEVERITY_ICON[finding.severity]}
                   </span>
+                  <span className="visually-hidden">{SEVERITY_NAME[finding.severity]}</span>
                   <span className="problem-code">{finding.code}</span>
                   <span className="problem-text">
                     {finding.message}

@@ -145,7 +145,9 @@ export const TomlEditor = forwardRef<TomlEditorHandle, TomlEditorProps>(function
             ...lintKeymap,
           ]),
           theme,
-          EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
+          // tabindex: the text is in the tab order anyway (contenteditable); saying so lets checkers see the
+          // scrolling area is reachable from the keyboard.
+          EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true", tabindex: "0" }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) latest.current.onChange(update.state.doc.toString());
           }),

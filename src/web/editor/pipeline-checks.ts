@@ -1,12 +1,12 @@
 /**
  * The editor's live checks of the text being written: validate first (it answers 200 even for text that does
  * not parse, with the parse error at its line), then — only for text that parses, so the service is never
- * asked for a graph it would refuse — lint, parse, graph and stats together. One TanStack query per text:
- * an answer belongs to the text it was asked for, a newer text's query replaces (and cancels) the older one,
+ * asked for what it would refuse — lint, parse, graph and stats. TanStack queries keyed by the text: an
+ * answer belongs to the text it was asked for, a newer text's query replaces (and cancels) the older one,
  * so a slow, stale answer can never overwrite a newer one.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { api, ApiError, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
 
@@ -46,7 +46,7 @@ export interface PipelineStats {
   pairs: number;
 }
 
-/** Everything the service said about one text. */
+/** Everything the service has said so far about one text (parts arrive one by one). */
 export interface PipelineCheck {
   text: string;
   valid: boolean;
@@ -54,55 +54,34 @@ export interface PipelineCheck {
   findings: Finding[];
   /** Whether the text parsed (a PARSE_ERROR finding says where it did not). */
   parsed: boolean;
+  /** Whether lint has answered too (its findings are in `findings`). */
+  linted: boolean;
   parse?: ParseResult;
   dag?: DagResult;
   stats?: PipelineStats;
-  /** Why there is no graph for a text that parsed (a cycle, …). */
+  /** Why there is no graph for a text that parsed (a cycle, a refusal). */
   graphProblem?: string;
-}
-
-async function optional<T>(request: Promise<T>): Promise<{ value?: T; problem?: string }> {
-  try {
-    return { value: await request };
-  } catch (error) {
-    if (error instanceof DOMException && error.name === "AbortError") throw error;
-    return { problem: error instanceof ApiError ? error.message : String(error) };
-  }
 }
 
 function findingKey(finding: Finding): string {
   return `${finding.code}|${finding.line ?? ""}|${finding.column ?? ""}|${finding.message}`;
 }
 
-/** Asks the service about `text`; `signal` cancels the requests when a newer text supersedes it. */
-export async function checkPipeline(text: string, signal: AbortSignal): Promise<PipelineCheck> {
-  const body = { toml_content: text };
-  const validation = dataOf(await api.POST("/api/pipelines/validate", { body, signal }));
-  const errorCodes = new Set(validation.errors.map((finding) => finding.code));
-  const parsed = !errorCodes.has("PARSE_ERROR");
-  const findings = new Map<string, Finding>();
-  for (const finding of [...validation.errors, ...validation.warnings]) findings.set(findingKey(finding), finding);
-  if (!parsed) return { text, valid: false, findings: [...findings.values()], parsed };
-  // A cycle (E006) parses but has no graph: the service would refuse the graph and the stats.
-  const acyclic = !errorCodes.has("E006");
-  const [lint, parse, dag, stats] = await Promise.all([
-    optional(api.POST("/api/pipelines/lint", { body, signal }).then(dataOf)),
-    optional(api.POST("/api/pipelines/parse", { body, signal }).then(dataOf)),
-    acyclic ? optional(api.POST("/api/pipelines/dag", { body: { ...body, limit: 20_000 }, signal }).then(dataOf)) : Promise.resolve({ value: undefined, problem: undefined }),
-    acyclic ? optional(api.POST("/api/pipelines/stats", { body, signal }).then(dataOf)) : Promise.resolve({ value: undefined, problem: undefined }),
-  ]);
-  for (const finding of [...(lint.value?.errors ?? []), ...(lint.value?.warnings ?? []), ...(lint.value?.info ?? [])]) findings.set(findingKey(finding), finding);
-  const cycle = validation.errors.find((finding) => finding.code === "E006");
-  return {
-    text,
-    valid: validation.valid && (lint.value?.valid ?? true),
-    findings: [...findings.values()],
-    parsed,
-    parse: parse.value,
-    dag: dag.value,
-    stats: stats.value as PipelineStats | undefined,
-    graphProblem: cycle ? cycle.message : dag.problem,
-  };
+/** One answer, labelled with the text it is about. */
+interface Answer<T> {
+  text: string;
+  value?: T;
+  problem?: string;
+}
+
+async function answerFor<T>(text: string, request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Answer<T>> {
+  try {
+    return { text, value: dataOf(await request) };
+  } catch (error) {
+    // A refusal about the text is an answer; "too many requests" is not: it is asked again later.
+    if (error instanceof ApiError && error.status !== 429) return { text, problem: error.message };
+    throw error;
+  }
 }
 
 /** `value`, once it has stopped changing for `delay` milliseconds. */
@@ -115,20 +94,90 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
   return settled;
 }
 
-/** The checks of `text` (debounced ~400 ms); while a newer text is checked the previous answer stays shown. */
-export function usePipelineChecks(text: string | undefined) {
+/**
+ * The checks of `text`. Validate and lint follow the text ~400 ms after typing pauses (the markers); parse,
+ * graph and stats after a longer pause (1 s), since the service allows each client a limited number of
+ * requests a minute (SERVICE_RATE_LIMIT, 100 by default) and five requests at every short pause would spend
+ * it in a minute of typing. All but validate are asked only once validate says the text parses, each shown
+ * as soon as it answers. While a newer text is checked the previous answers stay shown; a 429 is retried
+ * after the time the service names.
+ */
+export function usePipelineChecks(text: string | undefined): { check: PipelineCheck | undefined; checking: boolean; refused?: Error } {
   const settled = useDebouncedValue(text, 400);
-  const query = useQuery({
-    queryKey: ["pipeline-check", settled],
-    queryFn: ({ signal }) => checkPipeline(settled!, signal),
-    enabled: settled !== undefined,
+  const structureText = useDebouncedValue(text, 1_000);
+  const common = {
     placeholderData: keepPreviousData,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
-    retry: false,
     refetchOnWindowFocus: false,
+    retry: (count: number, error: Error) => error instanceof ApiError && error.status === 429 && count < 4,
+    retryDelay: (_count: number, error: Error) => (error instanceof ApiError && error.status === 429 ? 5_000 : 1_000),
+  } as const;
+  const validation = useQuery({
+    queryKey: ["pipeline-check", "validate", settled],
+    queryFn: async ({ signal }) => ({ text: settled!, value: dataOf(await api.POST("/api/pipelines/validate", { body: { toml_content: settled! }, signal })) }),
+    enabled: settled !== undefined,
+    ...common,
   });
-  /** True while the text typed last has no answer yet (waiting for the pause, or asking). */
-  const checking = text !== settled || query.isFetching;
-  return { query, checking };
+  // Only for the text validate has answered about, and only when it parses (the service would refuse the rest).
+  const checked = validation.data && validation.data.text === settled ? validation.data : undefined;
+  const errorCodes = new Set(checked?.value.errors.map((finding) => finding.code));
+  const parses = checked !== undefined && !errorCodes.has("PARSE_ERROR");
+  const acyclic = parses && !errorCodes.has("E006");
+  const body = { toml_content: settled ?? "" };
+  const structural = parses && structureText === settled;
+  const lint = useQuery({
+    queryKey: ["pipeline-check", "lint", settled],
+    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/lint", { body, signal })),
+    enabled: parses,
+    ...common,
+  });
+  const parse = useQuery({
+    queryKey: ["pipeline-check", "parse", settled],
+    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/parse", { body, signal })),
+    enabled: structural,
+    ...common,
+  });
+  const dag = useQuery({
+    queryKey: ["pipeline-check", "dag", settled],
+    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/dag", { body: { ...body, limit: 20_000 }, signal })),
+    enabled: structural && acyclic,
+    ...common,
+  });
+  const stats = useQuery({
+    queryKey: ["pipeline-check", "stats", settled],
+    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/stats", { body, signal })),
+    enabled: structural && acyclic,
+    ...common,
+  });
+
+  const shown = validation.data;
+  const sameText = <T,>(answer: Answer<T> | undefined) => (answer !== undefined && answer.text === shown?.text ? answer : undefined);
+  const lintAnswer = sameText(lint.data);
+  const parseAnswer = sameText(parse.data);
+  const dagAnswer = sameText(dag.data);
+  const statsAnswer = sameText(stats.data);
+  const check = useMemo<PipelineCheck | undefined>(() => {
+    if (!shown) return undefined;
+    const findings = new Map<string, Finding>();
+    const lintValue = lintAnswer?.value;
+    for (const finding of [...shown.value.errors, ...shown.value.warnings, ...(lintValue?.errors ?? []), ...(lintValue?.warnings ?? []), ...(lintValue?.info ?? [])]) findings.set(findingKey(finding), finding);
+    const cycle = shown.value.errors.find((finding) => finding.code === "E006");
+    return {
+      text: shown.text,
+      valid: shown.value.valid && (lintValue?.valid ?? true),
+      findings: [...findings.values()],
+      parsed: !shown.value.errors.some((finding) => finding.code === "PARSE_ERROR"),
+      linted: lintAnswer !== undefined,
+      parse: parseAnswer?.value,
+      dag: dagAnswer?.value,
+      stats: statsAnswer?.value as PipelineStats | undefined,
+      graphProblem: cycle ? cycle.message : dagAnswer?.problem,
+    };
+  }, [shown, lintAnswer, parseAnswer, dagAnswer, statsAnswer]);
+  // True while the text typed last has no full answer yet (waiting for the pause, or asking).
+  const checking = text !== settled || validation.isFetching || lint.isFetching || parse.isFetching || dag.isFetching || stats.isFetching;
+  // The service refusing to check (too many requests, unreachable): said in the toolbar, the last answers stay.
+  const refused = validation.error ?? validation.failureReason ?? lint.failureReason ?? dag.failureReason;
+  return { check, checking, refused: refused ?? undefined };
 }
