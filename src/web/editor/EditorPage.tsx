@@ -256,7 +256,7 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
           </span>
         </div>
         <span className={`check-state ${checking ? "check-busy" : errorCount > 0 ? "check-bad" : "check-ok"}`} role="status" aria-live="polite">
-          {checking ? "◌ Checking…" : errorCount > 0 ? `✕ ${errorCount} error${errorCount === 1 ? "" : "s"}${warningCount ? `, ${warningCount} warnings` : ""}` : `✓ Valid${warningCount ? ` · ${warningCount} warnings` : ""}`}
+          {checking ? "◌ Checking…" : errorCount > 0 ? `✕ ${errorCount} error${errorCount === 1 ? "" : "s"}${warningCount ? `, ${warningCount} warning${warningCount === 1 ? "" : "s"}` : ""}` : `✓ Valid${warningCount ? ` · ${warningCount} warning${warningCount === 1 ? "" : "s"}` : ""}`}
         </span>
         <div className="editor-buttons">
           <button type="button" onClick={formatNow} disabled={format.isPending} aria-keyshortcuts="Shift+Alt+F" title="Format (Shift+Alt+F)">
