@@ -53,6 +53,8 @@ export function App() {
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
+            {/* A share link is public: its reader may have no account here. */}
+            <Route path="/share/:token" element={<SharedPipelinePage />} />
             <Route
               path="*"
               element={
@@ -67,7 +69,6 @@ export function App() {
                     <Route path="/pipelines/:id/sharing" element={<SharingPage />} />
                     <Route path="/pipelines/:id/run" element={<StartRunPage />} />
                     <Route path="/editor" element={<EditorPage />} />
-                    <Route path="/share/:token" element={<SharedPipelinePage />} />
                     <Route path="/runs" element={<RunsPage />} />
                     <Route path="/runs/:id" element={<RunPage />} />
                     <Route path="/account/sessions" element={<SessionsPage />} />
