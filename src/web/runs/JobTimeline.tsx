@@ -23,7 +23,7 @@ export function ruleColour(rule: string, rules: string[]): string {
   return PALETTE[(index < 0 ? 0 : index) % PALETTE.length]!;
 }
 
-export function JobTimeline({ runId, runStatus, rules, ready }: { runId: string; runStatus: string; rules: string[]; ready: boolean }) {
+export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId: string; runStatus: string; rules: string[]; ready: boolean; dryRun: boolean }) {
   const [anchor, visible] = useInView<HTMLDivElement>();
   const jobs = useQuery({
     queryKey: [...runKeys.timeline(runId)],
@@ -41,7 +41,7 @@ export function JobTimeline({ runId, runStatus, rules, ready }: { runId: string;
         Loading the timeline…
       </p>
     );
-  if (drawn.bars.length === 0) return <p className="muted">No job has started yet.</p>;
+  if (drawn.bars.length === 0) return <p className="muted">{dryRun ? "A dry run only plans: no job starts." : "No job has started yet."}</p>;
   const { bars, start, end, lanes } = drawn;
   const span = Math.max(1, end - start);
   const x = (time: number) => LEFT + ((time - start) / span) * (WIDTH - 2 * LEFT);

@@ -40,7 +40,7 @@ export function RunControls({ run }: { run: RunDetail }) {
         <button type="button" disabled={!allowed.resume || busy} onClick={() => control.mutate("resume")} title={allowed.resume ? "Start new jobs again" : "Only a paused run can be resumed"}>
           Resume
         </button>
-        <button type="button" className="danger" disabled={!allowed.cancel || busy} onClick={() => dialog.current?.showModal()} title={allowed.cancel ? "Stop the run and its jobs" : "The run has ended"}>
+        <button type="button" className="run-danger" disabled={!allowed.cancel || busy} onClick={() => dialog.current?.showModal()} title={allowed.cancel ? "Stop the run and its jobs" : "The run has ended"}>
           Cancel…
         </button>
         <button type="button" className={allowed.retry ? "primary" : ""} disabled={!allowed.retry || busy} onClick={() => control.mutate("retry")} title={allowed.retry ? "A new run re-executes the failed jobs and what depends on them" : "Only a failed or cancelled run can be retried"}>

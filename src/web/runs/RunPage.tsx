@@ -96,7 +96,7 @@ export function RunPage() {
       </section>
       <section className="panel" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
-        <JobTimeline runId={id} runStatus={detail.status} rules={rules} ready={status.data !== undefined} />
+        <JobTimeline runId={id} runStatus={detail.status} rules={rules} ready={status.data !== undefined} dryRun={detail.dry_run} />
       </section>
       <div className="jobs-and-log">
         <section className="panel" aria-labelledby="jobs-title">
