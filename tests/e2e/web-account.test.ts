@@ -254,6 +254,29 @@ describe.skipIf(CHROMIUM_PATH === undefined)("signing in and the account pages i
     await admin.web.screenshot(page, "audit-dark");
   });
 
+  it("sends a user whose session ends while using the app to the sign-in page, and back afterwards", async () => {
+    const viewer = await trackedSession(team.url, ["401 /api/auth/tokens", "401 /api/auth/me"], admin.web.browser);
+    try {
+      const other = await viewer.web.open("/account/sessions");
+      await signIn(other, ACCOUNTS.viewer.username, ACCOUNTS.viewer.password);
+      await other.getByText("This session").waitFor();
+      // The session ends elsewhere (here: the same account ends it from a script).
+      const sessions = (await team.call("viewer", "GET", "/api/auth/sessions")).body as unknown as { id: string; current: boolean }[];
+      for (const session of sessions.filter((each) => !each.current)) expect((await team.call("viewer", "DELETE", `/api/auth/sessions/${session.id}`)).status).toBe(200);
+      // The next request of the page answers 401 TOKEN_EXPIRED: the app goes to the sign-in page, keeping the way back.
+      await other.getByRole("button", { name: /account menu$/ }).click();
+      await other.getByRole("link", { name: "Access tokens" }).click();
+      await other.getByRole("heading", { name: "Sign in to strand" }).waitFor();
+      expect(new URL(other.url()).searchParams.get("return_to")).toBe("/account/tokens");
+      await signIn(other, ACCOUNTS.viewer.username, ACCOUNTS.viewer.password);
+      await other.getByRole("heading", { name: "Access tokens" }).waitFor();
+      expect(viewer.failures).toContain("401 /api/auth/tokens");
+      expect(viewer.unexplained()).toEqual({ unexpectedFailures: [], problems: [] });
+    } finally {
+      await viewer.web.close();
+    }
+  });
+
   it("signs out to the sign-in page, after which /pipelines needs signing in again", async () => {
     await page.getByRole("button", { name: /account menu$/ }).click();
     await page.getByRole("button", { name: "Sign out" }).click();
