@@ -19,7 +19,7 @@ export interface RunFold {
 }
 
 /** What the cache may hold at once: runs, and jobs over all of them. */
-const LIMITS = { runs: 16, jobs: 600_000 } as const;
+const LIMITS = { runs: 16, jobs: 300_000 } as const;
 
 interface Entry {
   version: string;
