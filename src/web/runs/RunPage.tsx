@@ -131,8 +131,9 @@ function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusVi
   const now = useNow(!ended && run.started_at !== null);
   const target = run.target as { type?: string } & Record<string, unknown>;
   const options = Object.entries(target).filter(([key, value]) => key !== "type" && value !== undefined && value !== null && value !== "");
-  const counts = run.counts;
-  const running = status ? status.nodes.reduce((sum, node) => sum + node.jobs.running, 0) : counts.running;
+  // The status refreshes with every burst of job events, the run row only when the run changes state.
+  const counts = status && status.nodes.length > 0 && !ended ? countsOf(status.nodes, run.counts.total) : run.counts;
+  const running = counts.running;
   return (
     <header className="run-header panel">
       <div className="run-title">
@@ -206,6 +207,17 @@ function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusVi
       <RunControls run={run} />
     </header>
   );
+}
+
+/** A run's job counts summed from its rules. */
+function countsOf(nodes: RunStatusView["nodes"], planned: number): RunDetail["counts"] {
+  const sum = (pick: (jobs: RunStatusView["nodes"][number]["jobs"]) => number) => nodes.reduce((total, node) => total + pick(node.jobs), 0);
+  const total = Math.max(planned, sum((jobs) => jobs.total));
+  const completed = sum((jobs) => jobs.completed);
+  const failed = sum((jobs) => jobs.failed);
+  const running = sum((jobs) => jobs.running);
+  const skipped = sum((jobs) => jobs.skipped);
+  return { total, completed, failed, running, skipped, pending: Math.max(0, total - completed - failed - running - skipped) };
 }
 
 /** Whether the page follows the run live. */

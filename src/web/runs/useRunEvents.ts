@@ -2,7 +2,7 @@
  * Live updates of one run: one EventSource on the service's event stream while the run is not over. Events
  * of this run mark its views stale, and the marks are coalesced (a 100,000-job run sends thousands of
  * events, and the service allows each client about 100 requests a minute), so the views refetch at most
- * every couple of seconds; a state change of the run refreshes everything at once. A `lagged` event or a
+ * every three seconds; a state change of the run refreshes everything at once. A `lagged` event or a
  * dropped connection means events were missed: everything is refetched. The caller also polls slowly, in
  * case the stream is blocked (a proxy that buffers it).
  */
@@ -15,7 +15,7 @@ import { runKeys } from "./run-data.js";
 export type LiveState = "connecting" | "live" | "reconnecting" | "off";
 
 /** Job events come in bursts: their refetches wait this long after the previous one. */
-const JOB_REFRESH_MS = 2_000;
+const JOB_REFRESH_MS = 3_000;
 
 /** Follows `runId`'s events while `active`; returns the stream's state. */
 export function useRunEvents(runId: string, active: boolean): LiveState {
@@ -36,15 +36,15 @@ export function useRunEvents(runId: string, active: boolean): LiveState {
       lastRefresh = Date.now();
       void queries.invalidateQueries({ queryKey: runKeys.all(runId) });
     };
-    // Job progress: the status and the jobs on screen; the run row changes its counts too. The timeline
-    // (a 1,000-job page) keeps its own slower pace.
+    // Job progress: the status (the header counts from it too) and the jobs on screen. The run row changes
+    // only with the run's own events; the timeline keeps its own slower pace. About 40 requests a minute.
     const refreshProgress = () => {
       timer = undefined;
       lastRefresh = Date.now();
       void queries.invalidateQueries({
         predicate: (query) => {
           const [kind, id, view] = query.queryKey as unknown[];
-          return kind === "run" && id === runId && view !== "dag" && view !== "timeline" && view !== "results" && view !== "diagnostics" && view !== "folder";
+          return kind === "run" && id === runId && (view === "status" || view === "jobs");
         },
       });
     };
