@@ -4,7 +4,7 @@
  * Large fan-outs (more than `aggregateAbove` sibling rules with the same neighbours) are drawn as one node
  * that expands on click; only the visible part of the graph is rendered.
  */
-import { Background, Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { layoutGraph } from "./layout.js";
@@ -247,6 +247,8 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
         source: edge.source,
         target: edge.target,
         className: edge.source === selected || edge.target === selected ? "dag-edge-selected" : undefined,
+        // Direction without relying on top-to-bottom reading: an arrow at the dependent rule.
+        markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: edge.source === selected || edge.target === selected ? "var(--accent)" : "var(--muted)" },
       })),
     [drawn, selected],
   );
