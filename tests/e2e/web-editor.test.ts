@@ -160,6 +160,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline editor in Chromium", 
     await page.getByRole("status").filter({ hasText: "✓ Valid" }).waitFor();
     expect(await marker.count()).toBe(0);
     expect(await problems.getByRole("listitem").filter({ hasText: "E007" }).count()).toBe(0);
+    // The graph follows after a longer pause than the markers.
+    await page.locator(".react-flow__node").filter({ hasText: "archive" }).waitFor();
 
     // Text that does not parse: the parse error at its line, and the graph stays as it was, saying so.
     await toEnd(page);
