@@ -11,11 +11,17 @@ import type { DryRunPlan } from "../../runner/dry-run-plan.js";
 import type { RunProgress } from "../../runner/run-progress.js";
 import type { JobTable } from "./job-table.js";
 
-/** A run's jobs: the fold (empty for a dry run), the dry run's plan, and the table built from them. */
+/** A run's jobs: the fold (empty for a dry run), the dry run's plan, and the table built from them (made on first use). */
 export interface RunFold {
   progress: RunProgress;
   plan: DryRunPlan | undefined;
-  table: JobTable;
+  table: () => JobTable;
+}
+
+/** `make`, called once on first use: a status poll of a live run needs no table. */
+export function lazily<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** What the cache may hold at once: runs, and jobs over all of them. */
@@ -55,7 +61,7 @@ export async function cachedFold(runId: string, version: string, make: () => Pro
   entries.set(runId, entry);
   try {
     const fold = await entry.fold;
-    entry.jobs = fold.table.rows.length;
+    entry.jobs = Math.max(fold.progress.jobs.size, fold.plan?.jobs.length ?? 0);
     evict();
     return fold;
   } catch (error) {

@@ -12,7 +12,7 @@ import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { DryRunPlan, PlannedJob } from "../../runner/dry-run-plan.js";
 import { JobTable, type JobPage, type JobQuery } from "./job-table.js";
-import { cachedFold, fileVersion, type RunFold } from "./run-folds.js";
+import { cachedFold, fileVersion, lazily, type RunFold } from "./run-folds.js";
 import { ranPipelinePath, runFiles, type RunFiles } from "../../runner/engine-command.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
@@ -38,7 +38,7 @@ interface RuleJobs {
 }
 
 /** A readable run with its files and its jobs (live when supervised here, else folded from its log, or a dry run's plan). */
-async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress; plan: DryRunPlan | undefined; table: JobTable }> {
+async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress; plan: DryRunPlan | undefined; table: () => JobTable }> {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
   return { run, files, ...(await runFold(context, run, files)) };
@@ -50,23 +50,23 @@ async function runFold(context: ExecutionContext, run: Run, files: RunFiles | un
   if (files && readRequest(files)?.dry_run === true) {
     return cachedFold(run.id, `plan:${fileVersion(files.dryRunPlan)}`, async () => {
       const plan = await work("readPlan", { path: files.dryRunPlan }, "reading the dry run's plan");
-      return { progress: new RunProgress(), plan, table: plan ? JobTable.fromPlan(plan) : new JobTable([]) };
+      return { progress: new RunProgress(), plan, table: lazily(() => (plan ? JobTable.fromPlan(plan) : new JobTable([]))) };
     });
   }
   const live = context.supervisor.progress(run.id);
-  if (live) return cachedFold(run.id, `live:${live.lastSeq}:${live.jobs.size}`, async () => ({ progress: live, plan: undefined, table: JobTable.fromProgress(live) }));
-  if (!files) return { progress: new RunProgress(), plan: undefined, table: new JobTable([]) };
+  if (live) return cachedFold(run.id, `live:${live.lastSeq}:${live.jobs.size}`, async () => ({ progress: live, plan: undefined, table: lazily(() => JobTable.fromProgress(live)) }));
+  if (!files) return { progress: new RunProgress(), plan: undefined, table: () => new JobTable([]) };
   return cachedFold(run.id, `events:${fileVersion(files.events)}`, async () => {
     const { snapshot, orders } = await work("foldEvents", { path: files.events }, "reading the run's event log");
     const progress = RunProgress.fromSnapshot(snapshot);
-    return { progress, plan: undefined, table: JobTable.fromProgress(progress, orders) };
+    return { progress, plan: undefined, table: lazily(() => JobTable.fromProgress(progress, orders)) };
   });
 }
 
 /** `jobs`: a page of the run's job table, filtered, sorted and paged here. */
 export async function runJobs(context: ExecutionContext, caller: Caller, id: string, query: JobQuery): Promise<JobPage> {
   const { table } = await runWithProgress(context, caller, id);
-  return table.page(query);
+  return table().page(query);
 }
 
 function pipelineText(files: RunFiles | undefined): string | undefined {
@@ -110,8 +110,8 @@ function plannedByRule(plan: DryRunPlan, ruleNames: string[]): Map<string, Plann
 }
 
 /** Every job the run's views list, with its state and the engine's reason (a dry run: its plan); none when the caller pages them through `…/jobs`. */
-function jobList(table: JobTable, withJobs: boolean) {
-  return withJobs ? table.rows.map(({ job, rule, status, reason }) => ({ job, rule, status, reason })) : [];
+function jobList(table: () => JobTable, withJobs: boolean) {
+  return withJobs ? table().rows.map(({ job, rule, status, reason }) => ({ job, rule, status, reason })) : [];
 }
 
 function nodeStatus(jobs: RuleJobs): NodeStatus {
