@@ -24,7 +24,7 @@ description = "greets three samples, measures and summarises the greetings"
 
 [config]
 greeting = "hello"
-pause = 1
+pause = 2
 
 [[rules]]
 name = "greet"
@@ -124,9 +124,10 @@ describe.skipIf(CHROMIUM_PATH === undefined)("runs in the browser app", () => {
     demoRun = page.url().split("/").pop()!;
     await page.getByRole("heading", { name: /web-runs-demo/ }).waitFor();
     // Live: the badge and the progress change with no reload.
+    await stateOf(page).filter({ hasText: /queued|running/ }).waitFor();
     await page.locator(".live-indicator", { hasText: "live" }).waitFor();
+    await page.getByRole("progressbar", { name: "summary: 0 of 1 completed" }).waitFor({ timeout: 20_000 });
     await page.getByRole("progressbar", { name: /^greet: [1-3] of 3 completed/ }).waitFor({ timeout: 20_000 });
-    expect(await stateOf(page).innerText()).toMatch(/queued|running/);
     await stateOf(page).filter({ hasText: "completed" }).waitFor({ timeout: 30_000 });
     await page.getByRole("progressbar", { name: "summary: 1 of 1 completed" }).waitFor();
     await page.getByText("7 of 7 completed").waitFor();
@@ -145,9 +146,10 @@ describe.skipIf(CHROMIUM_PATH === undefined)("runs in the browser app", () => {
     await page.close();
   }, 90_000);
 
-  // Waits for GET /api/runs/{id}/files (being added to the service).
-  it.skip("lists the results with sizes, previews a text file and downloads it", async () => {
+  it("lists the results with sizes, previews a text file and downloads it", async () => {
     const page = await web.open(`/runs/${demoRun}`);
+    // The results are asked for when their section comes into view.
+    await page.getByRole("heading", { name: "Results" }).scrollIntoViewIfNeeded();
     const results = page.locator("section", { has: page.getByRole("heading", { name: "Results" }) });
     await results.getByText("results/summary.txt").waitFor();
     await results.getByRole("button", { name: "Preview results/summary.txt" }).click();
@@ -159,8 +161,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("runs in the browser app", () => {
     expect(await download.text()).toContain("good morning S3");
     // The workspace as folders, each downloadable as a zip.
     await results.getByRole("button", { name: "Browse the workspace" }).click();
-    await results.getByRole("button", { name: "greet/" }).click();
-    await results.getByRole("button", { name: "Preview greet/S1.txt" }).waitFor();
+    await results.getByRole("button", { name: "greet/", exact: true }).click();
+    await results.locator(".folder").getByRole("button", { name: "Preview greet/S1.txt" }).waitFor();
     const zip = await page.request.get((await results.getByRole("link", { name: "Download folder as zip" }).getAttribute("href"))!);
     expect(zip.status()).toBe(200);
     expect((await zip.body()).subarray(0, 2).toString()).toBe("PK");

@@ -169,7 +169,7 @@ function FolderBrowser({ runId, onPreview }: { runId: string; onPreview: (path: 
           <ul className="folder-entries">
             {folder.data.entries.map((entry) => (
               <li key={entry.path}>
-                {entry.type === "directory" ? (
+                {entry.type === "folder" ? (
                   <button type="button" className="link-button" onClick={() => setPath(entry.path)}>
                     <span aria-hidden="true">📁 </span>
                     {entry.name}/

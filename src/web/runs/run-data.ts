@@ -88,31 +88,18 @@ export async function fetchJobs(id: string, query: JobQuery): Promise<JobPage> {
 
 /** A file or folder of the run's workspace: `download` makes it an attachment, `zip` a folder's archive. */
 export function fileUrl(id: string, path: string, options: { download?: boolean; zip?: boolean } = {}): string {
-  const search = new URLSearchParams({ path });
+  const search = new URLSearchParams();
+  if (path) search.set("path", path);
   if (options.download) search.set("download", "1");
   if (options.zip) search.set("format", "zip");
-  return `${baseUrl}api/runs/${encodeURIComponent(id)}/files?${search}`;
-}
-
-/** One entry of a workspace folder. */
-export interface FolderEntry {
-  name: string;
-  path: string;
-  type: "file" | "directory" | string;
-  size_bytes: number | null;
-  modified_at: string | null;
+  const query = search.toString();
+  return `${baseUrl}api/runs/${encodeURIComponent(id)}/files${query ? `?${query}` : ""}`;
 }
 
 /** A folder of the run's workspace. */
-export interface FolderListing {
-  path: string;
-  entries: FolderEntry[];
-  truncated: boolean;
-}
+export type FolderListing = components["schemas"]["RunFolder"];
 
 /** A folder's entries (`GET /api/runs/{id}/files?path=` answers a folder as JSON). */
 export async function fetchFolder(id: string, path: string): Promise<FolderListing> {
-  const response = await fetch(fileUrl(id, path), { credentials: "same-origin", headers: { Accept: "application/json" } });
-  const body = (await response.json()) as unknown;
-  return dataOf({ data: response.ok ? (body as FolderListing) : undefined, error: response.ok ? undefined : body, response });
+  return dataOf(await api.GET("/api/runs/{id}/files", { params: { path: { id }, query: path ? { path } : {} } })) as FolderListing;
 }
