@@ -8,7 +8,7 @@
  */
 import { statSync } from "node:fs";
 import type { DryRunPlan } from "../../runner/dry-run-plan.js";
-import type { RunProgress } from "../../runner/run-progress.js";
+import type { JobProgress, JobReason, JobState, RunProgress } from "../../runner/run-progress.js";
 import type { JobTable } from "./job-table.js";
 
 /** A run's jobs: the fold (empty for a dry run), the dry run's plan, and the table built from them (made on first use). */
@@ -78,4 +78,100 @@ function evict(): void {
     entries.delete(runId);
     jobs -= entry.jobs;
   }
+}
+
+/**
+ * A fold's jobs by column, to cross from the engine worker: a thread copies typed arrays and strings far
+ * faster than 100,000 small objects, and the copy is made on the event loop.
+ */
+export interface CompactJobs {
+  job: string[];
+  /** Distinct rule names, and each job's index into them. */
+  rules: string[];
+  rule: Int32Array;
+  state: Uint8Array;
+  started_at: (string | null)[];
+  finished_at: (string | null)[];
+  /** NaN for null. */
+  duration_ms: Float64Array;
+  exit_code: Float64Array;
+  attempt: Int32Array;
+  stdout: (string | null)[];
+  stderr: (string | null)[];
+  error: (string | null)[];
+  /** Distinct reasons, and each job's index into them (-1: none). */
+  reasons: JobReason[];
+  reason: Int32Array;
+}
+
+const STATES: JobState[] = ["queued", "running", "completed", "failed", "skipped"];
+
+/** A fold's jobs by column. */
+export function compactJobs(jobs: JobProgress[]): CompactJobs {
+  const count = jobs.length;
+  const ruleIds = new Map<string, number>();
+  const reasonIds = new Map<string, number>();
+  const compact: CompactJobs = {
+    job: new Array<string>(count),
+    rules: [],
+    rule: new Int32Array(count),
+    state: new Uint8Array(count),
+    started_at: new Array<string | null>(count),
+    finished_at: new Array<string | null>(count),
+    duration_ms: new Float64Array(count),
+    exit_code: new Float64Array(count),
+    attempt: new Int32Array(count),
+    stdout: new Array<string | null>(count),
+    stderr: new Array<string | null>(count),
+    error: new Array<string | null>(count),
+    reasons: [],
+    reason: new Int32Array(count),
+  };
+  jobs.forEach((job, at) => {
+    let rule = ruleIds.get(job.rule);
+    if (rule === undefined) ruleIds.set(job.rule, (rule = compact.rules.push(job.rule) - 1));
+    let reason = -1;
+    if (job.reason) {
+      const key = `${job.reason.code}\n${job.reason.text}`;
+      reason = reasonIds.get(key) ?? -1;
+      if (reason === -1) reasonIds.set(key, (reason = compact.reasons.push(job.reason) - 1));
+    }
+    compact.job[at] = job.job;
+    compact.rule[at] = rule;
+    compact.state[at] = STATES.indexOf(job.state);
+    compact.started_at[at] = job.started_at;
+    compact.finished_at[at] = job.finished_at;
+    compact.duration_ms[at] = job.duration_ms ?? NaN;
+    compact.exit_code[at] = job.exit_code ?? NaN;
+    compact.attempt[at] = job.attempt;
+    compact.stdout[at] = job.stdout;
+    compact.stderr[at] = job.stderr;
+    compact.error[at] = job.error;
+    compact.reason[at] = reason;
+  });
+  return compact;
+}
+
+/** The jobs again, as the fold holds them. */
+export function expandJobs(compact: CompactJobs): JobProgress[] {
+  const jobs = new Array<JobProgress>(compact.job.length);
+  const orNull = (value: number) => (Number.isNaN(value) ? null : value);
+  for (let at = 0; at < jobs.length; at++) {
+    const reason = compact.reason[at]!;
+    jobs[at] = {
+      job: compact.job[at]!,
+      rule: compact.rules[compact.rule[at]!]!,
+      state: STATES[compact.state[at]!]!,
+      started_at: compact.started_at[at]!,
+      finished_at: compact.finished_at[at]!,
+      duration_ms: orNull(compact.duration_ms[at]!),
+      exit_code: orNull(compact.exit_code[at]!),
+      attempt: compact.attempt[at]!,
+      stdout: compact.stdout[at]!,
+      stderr: compact.stderr[at]!,
+      error: compact.error[at]!,
+      reason: reason === -1 ? null : compact.reasons[reason]!,
+    };
+  }
+  return jobs;
 }

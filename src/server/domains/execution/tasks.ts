@@ -14,6 +14,7 @@ import { readMetrics } from "../../runner/metrics-file.js";
 import { tailTextInside } from "./log-pages.js";
 import { existingOutputs, folderBytes } from "./run-files.js";
 import { JobTable } from "./job-table.js";
+import { compactJobs } from "./run-folds.js";
 
 /** The events of a run's log, or none when it is missing. */
 const eventsOf = (path: string) => (existsSync(path) ? readEventLog(path) : []);
@@ -29,7 +30,8 @@ export const tasks = {
   /** A finished run's event log, folded, with its job table's order for every sort (sorting 100,000 jobs is work too). */
   foldEvents: (input: { path: string }) => {
     const progress = progressOf(eventsOf(input.path));
-    return { snapshot: progress.snapshot(), orders: JobTable.fromProgress(progress).allOrders() };
+    const { jobs, ...rest } = progress.snapshot();
+    return { snapshot: { ...rest, jobs: [] }, jobs: compactJobs(jobs), orders: JobTable.fromProgress(progress).allOrders() };
   },
   /** The diagnosis of a run from its event log and its jobs' stderr (read inside the workspace only). */
   diagnose: (input: { eventsPath: string; workspace: string; declaredMemoryMb: Record<string, number> }) =>
