@@ -190,8 +190,17 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline editor in Chromium", 
     // The same fix offered on the marker itself (CodeMirror's lint action).
     await page.keyboard.press("Control+End");
     await page.keyboard.insertText('\n[[rules]]\nname = "archive2"\ninput = ["archive.tgz"]\noutput = ["archive2.tgz"]\nshell = "cp {input} {output}"\ndepends_on = ["archiv"]\n');
-    await page.locator(".cm-lintRange-error").first().hover();
-    await page.locator(".cm-tooltip-lint").getByRole("button", { name: /Replace with archive/ }).click();
+    // Hovered once the checks are done (a newer set of markers closes an open tooltip); hovered again if the
+    // tooltip still closed under the mouse.
+    await page.getByRole("list", { name: "Problems in the pipeline" }).getByRole("listitem").filter({ hasText: "E007" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "✕ 1 error" }).waitFor();
+    const tooltipFix = page.locator(".cm-tooltip-lint").getByRole("button", { name: /Replace with archive/ });
+    for (let attempt = 0; attempt < 5 && !(await tooltipFix.isVisible()); attempt++) {
+      await page.mouse.move(0, 0);
+      await page.locator(".cm-lintRange-error").first().hover();
+      await tooltipFix.waitFor({ timeout: 2_000 }).catch(() => undefined);
+    }
+    await tooltipFix.click();
     await page.getByRole("status").filter({ hasText: "✓ Valid" }).waitFor();
     expect(await editorText(page)).toContain('depends_on = ["archive"]');
     await page.close();
