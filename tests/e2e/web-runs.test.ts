@@ -141,6 +141,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("runs in the browser app", () => {
     await page.locator(".log-lines", { hasText: "good morning from S2" }).waitFor();
     await page.getByLabel("Search jobs").fill("");
     await page.getByRole("table", { name: "Jobs" }).getByText("summary").first().waitFor();
+    // The graph (laid out in a worker) shows the three rules, completed.
+    await page.locator(".run-dag .react-flow__node").nth(2).waitFor();
     await web.screenshot(page, "run-page");
     expect(await web.accessibilityViolations(page)).toEqual([]);
     await page.close();
