@@ -21,6 +21,13 @@ export class ApiError extends Error {
   ) {
     super(body.message ?? `the service answered ${status}`);
   }
+
+  /** The seconds a 429 answer asks to wait (its detail says `retry in <N>s`; a throttled sign-in's message says `in <N> s`). */
+  get retryAfterSeconds(): number | undefined {
+    if (this.status !== 429) return undefined;
+    const found = /(\d+)\s*s\b/.exec(`${this.body.detail ?? ""} ${this.message}`);
+    return found ? Number(found[1]) : undefined;
+  }
 }
 
 /** The data of an answer, or an ApiError (for TanStack Query's queryFn). */

@@ -6,11 +6,19 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
-import { basePath } from "./api.js";
+import { ApiError, basePath } from "./api.js";
 import { App } from "./App.js";
 import "./styles.css";
 
-const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } } });
+/**
+ * A refused request is not asked again (a 404 shows at once), except over the rate limit (100 requests a
+ * minute per address by default): then after the wait the 429 names, three times at most. A failure of the
+ * service or the network is asked once more.
+ */
+const retry = (failures: number, error: Error) => (error instanceof ApiError && error.status < 500 ? error.status === 429 && failures < 3 : failures < 1);
+const retryDelay = (failures: number, error: Error) => Math.min(60_000, ((error instanceof ApiError ? error.retryAfterSeconds : undefined) ?? 2 ** failures) * 1000);
+
+const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry, retryDelay, refetchOnWindowFocus: true } } });
 const router = createBrowserRouter([{ path: "*", element: <App /> }], { basename: basePath.replace(/\/$/, "") || "/" });
 
 createRoot(document.getElementById("root")!).render(

@@ -58,10 +58,9 @@ function oauthFailure(params: URLSearchParams): string | null {
   return `Signing in with ${provider} failed${reason ? ` (${reason.replace(/_/g, " ")})` : ""}. Try again, or sign in with your username and password.`;
 }
 
-/** The seconds a 429 answer asks to wait, from its detail ("retry in 12s") or message ("try again in 12 s"). */
+/** The seconds a 429 answer asks to wait (30 when it does not say). */
 function waitSeconds(error: ApiError): number {
-  const found = /(\d+)\s*s\b/.exec(`${error.body.detail ?? ""} ${error.message}`);
-  return found ? Number(found[1]) : 30;
+  return error.retryAfterSeconds ?? 30;
 }
 
 /** A service suggestion as a sentence (the service writes them in lower case, to follow its messages). */
