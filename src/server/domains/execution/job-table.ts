@@ -75,12 +75,14 @@ export class JobTable {
     return Object.fromEntries(JOB_SORTS.map((sort) => [sort, this.orderOf(sort)])) as SortedOrders;
   }
 
-  /** The rows of a run's fold, in the engine's order. */
+  /** The rows of a run's fold, in the engine's order; once the run has ended, a job left queued or running was not run (skipped, as the run's counts have it). */
   static fromProgress(progress: RunProgress, orders?: SortedOrders): JobTable {
     const rows: JobRow[] = [];
     let index = 0;
+    const ended = progress.finish !== null;
     for (const job of progress.jobs.values()) {
-      rows.push({ index: index++, job: job.job, rule: job.rule, status: job.state, reason: job.reason, started_at: job.started_at, finished_at: job.finished_at, duration_ms: job.duration_ms, exit_code: job.exit_code });
+      const status = ended && (job.state === "queued" || job.state === "running") ? "skipped" : job.state;
+      rows.push({ index: index++, job: job.job, rule: job.rule, status, reason: job.reason, started_at: job.started_at, finished_at: job.finished_at, duration_ms: job.duration_ms, exit_code: job.exit_code });
     }
     return new JobTable(rows, orders);
   }

@@ -10,6 +10,9 @@ import { startTestService, type TestService } from "../../../support/service-har
 import { expectData, type components, type operations, type ServiceClient } from "../../../../src/client/service-client.js";
 import { call, chainPipeline, closeAfterRuns, serviceClient, waitForRun } from "../../../support/run-client.js";
 import { seedLargeRun, type LargeRun } from "../../../support/large-run.js";
+import { JobTable } from "../../../../src/server/domains/execution/job-table.js";
+import { progressOf } from "../../../../src/server/runner/run-progress.js";
+import type { RunEvent } from "../../../../src/engine/run/event-log.js";
 
 assertBuilt();
 
@@ -144,6 +147,20 @@ async function readFor(response: Response, ms: number): Promise<string> {
   await reader.cancel().catch(() => undefined);
   return text;
 }
+
+describe("the job table of a fold", () => {
+  it("shows a job an ended run left queued or running as skipped, as the run's counts do", () => {
+    const event = (seq: number, type: string, fields: Record<string, unknown> = {}) => ({ seq, time: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), type, run_id: "r", ...fields }) as RunEvent;
+    const events = [event(1, "run_started", { jobs_total: 3 }), event(2, "job_queued", { job: "a", rule: "a" }), event(3, "job_queued", { job: "b", rule: "b" }), event(4, "job_started", { job: "a", rule: "a" })];
+    const live = JobTable.fromProgress(progressOf(events)).page({});
+    expect(live.items.map((row) => row.status)).toEqual(["running", "queued"]);
+    const ended = JobTable.fromProgress(progressOf([...events, event(5, "run_finished", { status: "cancelled" })])).page({ sort: "status" });
+    expect(ended.items.map((row) => [row.job, row.status])).toEqual([
+      ["a", "skipped"],
+      ["b", "skipped"],
+    ]);
+  });
+});
 
 describe("a seeded run's job table", () => {
   let run: LargeRun;
