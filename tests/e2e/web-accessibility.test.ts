@@ -18,7 +18,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("accessibility of the main pages (a
   const paths: string[] = ["/pipelines", "/runs"];
 
   beforeAll(async () => {
-    service = await startTestService();
+    // Many pages in both themes in a minute: more requests than one person's default budget of 100 a minute.
+    service = await startTestService({ rateLimit: 0 });
     web = await openWebSession(service.url);
     const client = serviceClient(service.url);
     const pipeline = await client.POST("/api/pipelines", { body: { name: "hello", toml_content: PIPELINE } });
