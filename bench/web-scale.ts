@@ -102,11 +102,12 @@ async function main(): Promise<void> {
     started = performance.now();
     await page.evaluate(`(() => { const scroller = document.querySelector('${JOB_SCROLLER}'); scroller.scrollTop = scroller.scrollHeight / 2; })()`);
     const middle = Math.floor(JOBS / 2);
-    await page.waitForFunction(
-      `[...document.querySelectorAll('${JOB_ROWS}')].some((cell) => { const row = cell.closest('[role="row"]'); return Math.abs(Number(row.getAttribute('aria-rowindex')) - ${middle}) < 200; })`,
-      undefined,
-      { timeout: 30_000 },
-    );
+    // Polled with evaluate (waitForFunction with a string would need 'unsafe-eval', which the app's CSP refuses).
+    const filled = `[...document.querySelectorAll('${JOB_ROWS}')].some((cell) => Math.abs(Number(cell.closest('[role="row"]').getAttribute('aria-rowindex')) - ${middle}) < 200)`;
+    while (!(await page.evaluate(filled))) {
+      if (performance.now() - started > 30_000) throw new Error(`rows around ${middle} were not filled within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     console.log(`job table jump to row ${middle.toLocaleString("en")}: rows filled in ${ms(performance.now() - started)}`);
     await page.close();
 
