@@ -25,12 +25,16 @@ const LAYOUT_OPTIONS = {
   "elk.edgeRouting": "POLYLINE",
 };
 
+// Past this many boxes the crossing minimisation's default thoroughness (7 sweeps) costs seconds (1.4–2 s for
+// 500 rules) for little gain; one sweep lays a 500-rule graph out in about 0.5 s.
+const LARGE_GRAPH = 150;
+
 /** Places the graph with the given ELK instance. */
 export async function placeGraph(elk: ElkInstance, request: LayoutRequest): Promise<LayoutPositions> {
   const known = new Set(request.nodes.map((node) => node.id));
   const graph = await elk.layout({
     id: "root",
-    layoutOptions: LAYOUT_OPTIONS,
+    layoutOptions: request.nodes.length > LARGE_GRAPH ? { ...LAYOUT_OPTIONS, "elk.layered.thoroughness": "1" } : LAYOUT_OPTIONS,
     children: request.nodes.map((node) => ({ id: node.id, width: node.width, height: node.height })),
     edges: request.edges
       .filter((edge) => known.has(edge.source) && known.has(edge.target) && edge.source !== edge.target)
