@@ -8,7 +8,7 @@ import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
-import { When } from "./times.js";
+import { When } from "../components/When.js";
 import "./account.css";
 
 type Result = "success" | "failure" | "denied";

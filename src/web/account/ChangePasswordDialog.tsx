@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, ApiError, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { ModalDialog } from "./ModalDialog.js";
+import { ModalDialog } from "../components/ModalDialog.js";
 
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [current, setCurrent] = useState("");

@@ -3,8 +3,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, dataOf } from "../api.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
-import { ConfirmButton } from "./ConfirmButton.js";
-import { When } from "./times.js";
+import { ConfirmButton } from "../components/ConfirmButton.js";
+import { When } from "../components/When.js";
 import "./account.css";
 
 const SESSIONS_KEY = ["auth", "sessions"] as const;

@@ -6,11 +6,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
+import { ConfirmButton } from "../components/ConfirmButton.js";
+import { CopyField } from "../components/CopyField.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
-import { ConfirmButton } from "./ConfirmButton.js";
-import { When } from "./times.js";
+import { When } from "../components/When.js";
 import "./account.css";
 
 const TOKENS_KEY = ["auth", "tokens"] as const;
@@ -138,15 +139,6 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: components["schemas
 }
 
 function NewTokenNotice({ token, onDone }: { token: components["schemas"]["CreatedAccessToken"]; onDone: () => void }) {
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-  };
   return (
     <div className="panel new-secret" role="region" aria-labelledby="new-secret-title">
       <h2 id="new-secret-title" className="panel-title">
@@ -155,15 +147,14 @@ function NewTokenNotice({ token, onDone }: { token: components["schemas"]["Creat
       <p className="warning-line">
         <strong>Copy it now: it is shown only this once.</strong> strand keeps only a hash of it, so it cannot show it again.
       </p>
-      <div className="secret-row">
-        <input className="mono" readOnly value={token.token} aria-label="The new token" onFocus={(event) => event.target.select()} />
-        <button type="button" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
-      <p className="muted" role="status">
-        {copied === "yes" ? "Copied to the clipboard." : copied === "failed" ? "The browser did not allow copying: select the token and copy it yourself." : ""}
-      </p>
+      <CopyField
+        label="The new token"
+        hideLabel
+        value={token.token}
+        copyName="Copy"
+        copiedText="Copied to the clipboard."
+        failedText="The browser did not allow copying: select the token and copy it yourself."
+      />
       <button type="button" className="primary" onClick={onDone}>
         I have copied it
       </button>

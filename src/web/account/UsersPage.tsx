@@ -10,10 +10,10 @@ import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
-import { ConfirmButton } from "./ConfirmButton.js";
-import { ModalDialog } from "./ModalDialog.js";
+import { ConfirmButton } from "../components/ConfirmButton.js";
+import { ModalDialog } from "../components/ModalDialog.js";
 import { useCurrentUser } from "./session.js";
-import { When } from "./times.js";
+import { When } from "../components/When.js";
 import "./account.css";
 
 type Role = components["schemas"]["UserSummary"]["role"];

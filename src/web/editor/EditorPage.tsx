@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import { useBlocker, useNavigate, useParams } from "react-router";
 import { api, ApiError, dataOf } from "../api.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import type { DagEdge, DagNode } from "../dag/DagView.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
@@ -321,32 +322,17 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
           <StatsPanel stats={lastGood.stats} />
         </div>
       </div>
-      <LeaveDialog open={blocker.state === "blocked"} onStay={() => blocker.reset?.()} onLeave={() => blocker.proceed?.()} />
+      <ConfirmDialog
+        open={blocker.state === "blocked"}
+        title="Leave without saving?"
+        cancelLabel="Stay and keep editing"
+        confirmLabel="Leave and discard changes"
+        danger
+        onCancel={() => blocker.reset?.()}
+        onConfirm={() => blocker.proceed?.()}
+      >
+        <p>The pipeline has changes that are not saved. They are lost if you leave.</p>
+      </ConfirmDialog>
     </div>
-  );
-}
-
-/** Asks before leaving the page with unsaved changes. */
-function LeaveDialog({ open, onStay, onLeave }: { open: boolean; onStay: () => void; onLeave: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
-  return (
-    <dialog ref={dialog} className="leave-dialog" aria-labelledby="leave-title" onCancel={(event) => (event.preventDefault(), onStay())}>
-      <h2 id="leave-title">Leave without saving?</h2>
-      <p>The pipeline has changes that are not saved. They are lost if you leave.</p>
-      <div className="dialog-buttons">
-        <button type="button" className="primary" onClick={onStay} autoFocus>
-          Stay and keep editing
-        </button>
-        <button type="button" className="danger" onClick={onLeave}>
-          Leave and discard changes
-        </button>
-      </div>
-    </dialog>
   );
 }

@@ -8,7 +8,7 @@ import { Link, useNavigate } from "react-router";
 import { api, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { accessTo, useCurrentUser } from "./access.js";
-import { ConfirmDialog } from "./ConfirmDialog.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { downloadText, tomlFilename } from "./format.js";
 import "./pipelines.css";
 

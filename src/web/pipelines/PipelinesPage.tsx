@@ -8,9 +8,9 @@ import { useDeferredValue, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { api, dataOf } from "../api.js";
 import { QueryState } from "../components/QueryState.js";
+import { fullTime, relativeTime } from "../components/formatting.js";
 import type { components } from "../../client/api-types.js";
 import { useCurrentUser } from "./access.js";
-import { fullTime, relativeTime } from "./format.js";
 import "./pipelines.css";
 
 type Pipeline = components["schemas"]["PipelineSummary"];

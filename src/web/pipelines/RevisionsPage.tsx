@@ -12,9 +12,9 @@ import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
-import { ConfirmDialog } from "./ConfirmDialog.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { byteSize, fullTime, relativeTime } from "../components/formatting.js";
 import { PipelineActions } from "./PipelineActions.js";
-import { byteSize, fullTime, relativeTime } from "./format.js";
 import "./pipelines.css";
 
 const RevisionDiffView = lazy(() => import("./RevisionDiffView.js"));

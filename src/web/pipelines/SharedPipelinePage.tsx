@@ -7,9 +7,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
 import { api, ApiError, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { fullTime, relativeTime } from "../components/formatting.js";
 import { signInPath } from "../account/session.js";
 import { accessTo, useCurrentUser } from "./access.js";
-import { downloadText, fullTime, relativeTime, tomlFilename } from "./format.js";
+import { downloadText, tomlFilename } from "./format.js";
 import "./pipelines.css";
 
 export function SharedPipelinePage() {

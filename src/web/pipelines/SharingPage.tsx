@@ -11,9 +11,9 @@ import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
-import { ConfirmDialog } from "./ConfirmDialog.js";
-import { CopyField } from "./CopyField.js";
-import { fullTime, relativeTime } from "./format.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { CopyField } from "../components/CopyField.js";
+import { fullTime, relativeTime } from "../components/formatting.js";
 import "./pipelines.css";
 
 type ShareLink = components["schemas"]["ShareLink"];

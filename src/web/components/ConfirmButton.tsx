@@ -4,9 +4,9 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import { ErrorNotice } from "../components/ErrorNotice.js";
-import { ModalDialog } from "./ModalDialog.js";
+import { ConfirmDialog } from "./ConfirmDialog.js";
 
+/** A quiet red button that runs `action` once its dialog is confirmed (for a row's Revoke, Delete, End). */
 export function ConfirmButton({
   label,
   accessibleName,
@@ -53,18 +53,9 @@ export function ConfirmButton({
       <button ref={button} type="button" className="danger-quiet" aria-label={accessibleName} onClick={() => setOpen(true)}>
         {label}
       </button>
-      <ModalDialog open={open} title={title} onClose={close}>
-        <div className="modal-body">{children}</div>
-        {run.error ? <ErrorNotice error={run.error} /> : null}
-        <div className="modal-actions">
-          <button type="button" onClick={close} autoFocus>
-            Cancel
-          </button>
-          <button type="button" className="danger" disabled={run.isPending} onClick={() => run.mutate()}>
-            {run.isPending ? "Working…" : confirmLabel}
-          </button>
-        </div>
-      </ModalDialog>
+      <ConfirmDialog open={open} title={title} confirmLabel={confirmLabel} busy={run.isPending} error={run.error} danger onConfirm={() => run.mutate()} onCancel={close}>
+        {children}
+      </ConfirmDialog>
     </>
   );
 }
