@@ -12,7 +12,7 @@ import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { DryRunPlan, PlannedJob } from "../../runner/dry-run-plan.js";
 import { JobTable, type JobPage, type JobQuery } from "./job-table.js";
-import { cachedFold, expandJobs, fileVersion, lazily, type RunFold } from "./run-folds.js";
+import { adoptEndedLiveFold, cachedFold, expandJobs, fileVersion, lazily, type RunFold } from "./run-folds.js";
 import { ranPipelinePath, runFiles, type RunFiles } from "../../runner/engine-command.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
@@ -56,7 +56,9 @@ async function runFold(context: ExecutionContext, run: Run, files: RunFiles | un
   const live = context.supervisor.progress(run.id);
   if (live) return cachedFold(run.id, `live:${live.lastSeq}:${live.jobs.size}`, async () => ({ progress: live, plan: undefined, table: lazily(() => JobTable.fromProgress(live)) }));
   if (!files) return { progress: new RunProgress(), plan: undefined, table: () => new JobTable([]) };
-  return cachedFold(run.id, `events:${fileVersion(files.events)}`, async () => {
+  const version = `events:${fileVersion(files.events)}`;
+  if (run.finished_at !== null) adoptEndedLiveFold(run.id, version);
+  return cachedFold(run.id, version, async () => {
     const { snapshot, jobs, orders } = await work("foldEvents", { path: files.events }, "reading the run's event log");
     const progress = RunProgress.fromSnapshot({ ...snapshot, jobs: expandJobs(jobs) });
     return { progress, plan: undefined, table: lazily(() => JobTable.fromProgress(progress, orders)) };

@@ -12,6 +12,7 @@ import { call, chainPipeline, closeAfterRuns, serviceClient, waitForRun } from "
 import { seedLargeRun, type LargeRun } from "../../../support/large-run.js";
 import { JobTable } from "../../../../src/server/domains/execution/job-table.js";
 import { progressOf } from "../../../../src/server/runner/run-progress.js";
+import { adoptEndedLiveFold, cachedFold, lazily } from "../../../../src/server/domains/execution/run-folds.js";
 import type { RunEvent } from "../../../../src/engine/run/event-log.js";
 
 assertBuilt();
@@ -159,6 +160,25 @@ describe("the job table of a fold", () => {
       ["a", "skipped"],
       ["b", "skipped"],
     ]);
+  });
+});
+
+describe("the fold cache", () => {
+  it("keeps the supervisor's fold of a run that has just ended instead of reading its event log again, with a table of the final states", async () => {
+    const event = (seq: number, type: string, fields: Record<string, unknown> = {}) => ({ seq, time: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), type, run_id: "adopted", ...fields }) as RunEvent;
+    const progress = progressOf([event(1, "run_started", { jobs_total: 1 }), event(2, "job_queued", { job: "a", rule: "a" }), event(3, "job_started", { job: "a", rule: "a" })]);
+    const live = await cachedFold("adopted", "live:3:1", async () => ({ progress, plan: undefined, table: lazily(() => JobTable.fromProgress(progress)) }));
+    expect(live.table().page({}).items[0]!.status).toBe("running");
+    // The supervisor reads the rest of the log before it lets go of the run.
+    progress.apply(event(4, "job_completed", { job: "a", rule: "a", exit_code: 0, duration_ms: 1000 }));
+    progress.apply(event(5, "run_finished", { status: "completed" }));
+    adoptEndedLiveFold("adopted", "events:123:456");
+    const ended = await cachedFold("adopted", "events:123:456", () => Promise.reject(new Error("the event log was read again")));
+    expect(ended.progress).toBe(progress);
+    expect(ended.table().page({}).items[0]).toMatchObject({ job: "a", status: "completed", duration_ms: 1000 });
+    // Only a live fold is adopted: a fold of another version of the log is made again.
+    adoptEndedLiveFold("adopted", "events:999:999");
+    await expect(cachedFold("adopted", "events:999:999", () => Promise.reject(new Error("made again")))).rejects.toThrow("made again");
   });
 });
 
