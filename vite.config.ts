@@ -12,6 +12,16 @@ export default defineConfig({
   publicDir: here("./public"),
   base: "./",
   plugins: [react()],
-  build: { outDir: here("./dist/web"), emptyOutDir: true, assetsDir: "assets", sourcemap: true },
+  build: {
+    outDir: here("./dist/web"),
+    emptyOutDir: true,
+    assetsDir: "assets",
+    sourcemap: true,
+    // The graph's layout engine (elkjs, 1.4 MB) is one file by nature, loaded only in a worker when a graph is
+    // first drawn; warn about anything bigger than it. And no "plugins were slow" report on a busy machine:
+    // `npm start` builds every time, and a first-time user should not read build diagnostics.
+    chunkSizeWarningLimit: 1_600,
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   server: { port: 5173, proxy: { "/api": { target: process.env.STRAND_API ?? "http://127.0.0.1:8080", changeOrigin: false } } },
 });
