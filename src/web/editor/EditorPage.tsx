@@ -175,9 +175,11 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
     if (!format.isPending) format.mutate(editor.current?.text() ?? text);
   }, [format, text]);
 
-  // Ctrl/Cmd+S anywhere on the page (the editor handles it itself when focused).
+  // Ctrl/Cmd+S anywhere on the page. The editor handles it itself when focused and marks the event handled:
+  // saving again here sent a second save of the same revision, which the service refused as a conflict.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
         event.preventDefault();
         saveNow();
