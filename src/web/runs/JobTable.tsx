@@ -8,7 +8,7 @@ import { keepPreviousData, useQueries } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { formatCount, formatDuration } from "./format.js";
+import { formatCount, formatDuration } from "../components/formatting.js";
 import { fetchJobs, runKeys, type JobRow, type JobSort } from "./run-data.js";
 
 const PAGE = 200;

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import { api, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { formatCount } from "./format.js";
+import { formatCount } from "../components/formatting.js";
 
 type Stream = "stdout" | "stderr" | "engine";
 

@@ -4,7 +4,7 @@
  * the right), with the latest values and the peak memory beside it.
  */
 import { useEffect, useState } from "react";
-import { formatBytes } from "./format.js";
+import { byteSize } from "../components/formatting.js";
 import type { RunStatusView } from "./run-data.js";
 
 interface Sample {
@@ -25,7 +25,7 @@ export function ResourceChart({ resources, sampledAt, running }: { resources: Ru
     setSamples((list) => (list.at(-1)?.time === sampledAt ? list : [...list, { time: sampledAt, cpu: resources.cpu_pct, memory: resources.memory_mb }].slice(-MAX_SAMPLES)));
   }, [resources, sampledAt, running]);
 
-  const mb = (value: number) => formatBytes(value * 1024 * 1024);
+  const mb = (value: number) => byteSize(value * 1024 * 1024);
   const latest = resources;
   const summary = latest ? (
     <dl className="resource-figures">

@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, dataOf } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { formatBytes, formatCount, formatTime } from "./format.js";
+import { byteSize, formatCount, fullTime } from "../components/formatting.js";
 import { fetchFolder, fileUrl, runKeys } from "./run-data.js";
 import { useInView } from "./useInView.js";
 
@@ -34,7 +34,7 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
         ) : (
           <>
             <p className="muted">
-              {formatCount(files.length)} file{files.length === 1 ? "" : "s"}, {formatBytes(results.data.total_size_bytes)}
+              {formatCount(files.length)} file{files.length === 1 ? "" : "s"}, {byteSize(results.data.total_size_bytes)}
               {results.data.truncated ? " (the first 10,000 listed)" : ""}
             </p>
             <table className="listing compact">
@@ -54,8 +54,8 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
                   <tr key={file.path} className={preview === file.path ? "selected" : undefined}>
                     <td className="mono">{file.path}</td>
                     <td>{file.rule}</td>
-                    <td className="mono">{formatBytes(file.size_bytes)}</td>
-                    <td className="muted">{formatTime(file.modified_at)}</td>
+                    <td className="mono">{byteSize(file.size_bytes)}</td>
+                    <td className="muted">{fullTime(file.modified_at)}</td>
                     <td className="actions">
                       <button type="button" className="link-button" aria-pressed={preview === file.path} aria-label={`Preview ${file.path}`} onClick={() => setPreview(preview === file.path ? undefined : file.path)}>
                         Preview
@@ -125,13 +125,13 @@ function FilePreview({ runId, path, onClose }: { runId: string; path: string; on
       ) : !text.data ? (
         <p className="muted">Loading…</p>
       ) : text.data.text === null ? (
-        <p className="muted">A binary file of {formatBytes(text.data.size)}: download it to open it.</p>
+        <p className="muted">A binary file of {byteSize(text.data.size)}: download it to open it.</p>
       ) : (
         <>
           <pre className="log-lines preview-text" tabIndex={0} aria-label={`Contents of ${path}`}>
             {text.data.text || "(empty file)"}
           </pre>
-          {text.data.partial ? <p className="muted">The first {formatBytes(PREVIEW_BYTES)} of {formatBytes(text.data.size)}; download the file for all of it.</p> : null}
+          {text.data.partial ? <p className="muted">The first {byteSize(PREVIEW_BYTES)} of {byteSize(text.data.size)}; download the file for all of it.</p> : null}
         </>
       )}
     </section>
@@ -180,7 +180,7 @@ function FolderBrowser({ runId, onPreview }: { runId: string; onPreview: (path: 
                       <span aria-hidden="true">📄 </span>
                       {entry.name}
                     </button>
-                    <span className="muted mono">{formatBytes(entry.size_bytes)}</span>
+                    <span className="muted mono">{byteSize(entry.size_bytes)}</span>
                     <a href={fileUrl(runId, entry.path, { download: true })} download aria-label={`Download ${entry.path}`}>
                       Download
                     </a>

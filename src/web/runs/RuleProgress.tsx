@@ -1,5 +1,5 @@
 /** Per-rule progress: a bar of each rule's jobs by state, its counts, state and time. */
-import { formatCount, formatDuration } from "./format.js";
+import { formatCount, formatDuration } from "../components/formatting.js";
 import type { RunStatusView } from "./run-data.js";
 
 export function RuleProgress({ nodes, selected, onSelect }: { nodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {

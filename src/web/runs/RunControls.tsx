@@ -3,9 +3,10 @@
  * dialog. A refusal shows the service's message and suggestion; a retry opens the new run.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRef } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import { api, dataOf } from "../api.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { allowedControls, runKeys, type RunDetail } from "./run-data.js";
 
@@ -14,7 +15,7 @@ type Action = "pause" | "resume" | "cancel" | "retry";
 export function RunControls({ run }: { run: RunDetail }) {
   const queries = useQueryClient();
   const navigate = useNavigate();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [confirming, setConfirming] = useState(false);
   const allowed = allowedControls(run);
   const control = useMutation({
     mutationFn: async (action: Action) => {
@@ -40,7 +41,7 @@ export function RunControls({ run }: { run: RunDetail }) {
         <button type="button" disabled={!allowed.resume || busy} onClick={() => control.mutate("resume")} title={allowed.resume ? "Start new jobs again" : "Only a paused run can be resumed"}>
           Resume
         </button>
-        <button type="button" className="run-danger" disabled={!allowed.cancel || busy} onClick={() => dialog.current?.showModal()} title={allowed.cancel ? "Stop the run and its jobs" : "The run has ended"}>
+        <button type="button" className="run-danger" disabled={!allowed.cancel || busy} onClick={() => setConfirming(true)} title={allowed.cancel ? "Stop the run and its jobs" : "The run has ended"}>
           Cancel…
         </button>
         <button type="button" className={allowed.retry ? "primary" : ""} disabled={!allowed.retry || busy} onClick={() => control.mutate("retry")} title={allowed.retry ? "A new run re-executes the failed jobs and what depends on them" : "Only a failed or cancelled run can be retried"}>
@@ -48,20 +49,20 @@ export function RunControls({ run }: { run: RunDetail }) {
         </button>
       </div>
       {control.error ? <ErrorNotice error={control.error} /> : null}
-      <dialog ref={dialog} aria-labelledby="cancel-title" className="confirm-dialog" onClose={() => dialog.current?.returnValue === "cancel-run" && control.mutate("cancel")}>
-        <form method="dialog">
-          <h2 id="cancel-title">Cancel this run?</h2>
-          <p>Running jobs are stopped and no new ones start. Completed outputs stay; Retry continues from them.</p>
-          <div className="button-row">
-            <button type="submit" value="keep" autoFocus>
-              Keep running
-            </button>
-            <button type="submit" value="cancel-run" className="danger">
-              Cancel run
-            </button>
-          </div>
-        </form>
-      </dialog>
+      <ConfirmDialog
+        open={confirming}
+        title="Cancel this run?"
+        cancelLabel="Keep running"
+        confirmLabel="Cancel run"
+        danger
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          control.mutate("cancel");
+        }}
+      >
+        <p>Running jobs are stopped and no new ones start. Completed outputs stay; Retry continues from them.</p>
+      </ConfirmDialog>
     </div>
   );
 }

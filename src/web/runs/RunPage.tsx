@@ -11,7 +11,8 @@ import { Link, useParams } from "react-router";
 import { DagView, type DagNode } from "../dag/DagView.js";
 import { QueryState } from "../components/QueryState.js";
 import { DiagnosticsPanel } from "./DiagnosticsPanel.js";
-import { elapsedMs, formatCount, formatDuration, formatTime } from "./format.js";
+import { formatCount, formatDuration, fullTime } from "../components/formatting.js";
+import { elapsedMs } from "./format.js";
 import { JobTable } from "./JobTable.js";
 import { JobTimeline } from "./JobTimeline.js";
 import { LogViewer } from "./LogViewer.js";
@@ -147,15 +148,15 @@ function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusVi
       <dl className="run-facts">
         <div>
           <dt>Created</dt>
-          <dd>{formatTime(run.created_at)}</dd>
+          <dd>{fullTime(run.created_at)}</dd>
         </div>
         <div>
           <dt>Started</dt>
-          <dd>{formatTime(run.started_at)}</dd>
+          <dd>{fullTime(run.started_at)}</dd>
         </div>
         <div>
           <dt>Finished</dt>
-          <dd>{formatTime(run.finished_at)}</dd>
+          <dd>{fullTime(run.finished_at)}</dd>
         </div>
         <div>
           <dt>Duration</dt>

@@ -8,7 +8,8 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { api, dataOf } from "../api.js";
 import { QueryState } from "../components/QueryState.js";
-import { elapsedMs, formatDuration } from "./format.js";
+import { formatDuration, fullTime } from "../components/formatting.js";
+import { elapsedMs } from "./format.js";
 import { isTerminal } from "./run-data.js";
 import "./runs.css";
 
@@ -109,7 +110,7 @@ export function RunsPage() {
                 </td>
                 <td>{formatDuration(elapsedMs(run.started_at, run.finished_at))}</td>
                 <td>
-                  <time dateTime={run.created_at}>{new Date(run.created_at).toLocaleString()}</time>
+                  <time dateTime={run.created_at}>{fullTime(run.created_at)}</time>
                 </td>
               </tr>
             ))}

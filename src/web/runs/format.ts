@@ -1,45 +1,9 @@
-/** How the run pages write durations, sizes, times and config values. */
-
-/** A duration in the largest fitting units: `850 ms`, `12.4 s`, `3 m 05 s`, `2 h 14 m`. */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms == null || !Number.isFinite(ms)) return "—";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} m ${String(Math.floor(seconds % 60)).padStart(2, "0")} s`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${String(minutes % 60).padStart(2, "0")} m`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
-}
+/** The run pages' own helpers: a run's elapsed time and config values read as TOML. (Durations, sizes, times and counts: components/formatting.ts.) */
 
 /** The time between two instants (to now when the second is missing), or null before the first. */
 export function elapsedMs(start: string | null | undefined, end: string | null | undefined, now = Date.now()): number | null {
   if (!start) return null;
   return Math.max(0, (end ? Date.parse(end) : now) - Date.parse(start));
-}
-
-/** A size in binary units: `512 B`, `1.4 KiB`, `23 MiB`. */
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes == null) return "—";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-/** A timestamp in the reader's locale and time zone. */
-export function formatTime(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : "—";
-}
-
-/** A count with thousands separators. */
-export function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
 }
 
 /**
