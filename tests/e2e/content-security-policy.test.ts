@@ -40,7 +40,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("content security policy in Chromiu
     const { page, violations, problems } = await watchedPage(browser);
     await page.goto(`${service.url}/`);
     // The browser app (built into dist/web by npm run build) starts and asks the API under the policy.
-    await page.getByRole("heading", { name: "Pipelines", exact: true }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /^Pipelines/ }).waitFor();
     expect(await violations()).toEqual([]);
     await page.goto(`${service.url}/api/docs`);
     await page.locator(".swagger-ui .opblock").first().waitFor({ timeout: 20_000 });

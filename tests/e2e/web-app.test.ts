@@ -45,7 +45,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the browser app in Chromium", () =
 
   it("opens on the pipelines, lists them from the API, and filters as you type", async () => {
     const page = await open("/");
-    await page.getByRole("heading", { name: "Pipelines", exact: true }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /^Pipelines/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/pipelines");
     await page.getByText("rnaseq-demo").waitFor();
     expect(await page.getByText("variant-calling-demo").isVisible()).toBe(true);
@@ -70,14 +70,14 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the browser app in Chromium", () =
 
   it("switches to the dark theme and back, and reaches the sections from the keyboard", async () => {
     const page = await open("/pipelines");
-    await page.getByRole("heading", { name: "Pipelines", exact: true }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /^Pipelines/ }).waitFor();
     const theme = page.getByRole("button", { name: /^Theme:/ });
     await theme.click();
     await theme.click();
     expect(await page.evaluate("document.documentElement.dataset.theme")).toBe("dark");
     // Remembered in this browser: still dark after a reload (which also starts the keyboard from the top).
     await page.reload();
-    await page.getByRole("heading", { name: "Pipelines", exact: true }).waitFor();
+    await page.getByRole("heading", { level: 1, name: /^Pipelines/ }).waitFor();
     expect(await page.evaluate("document.documentElement.dataset.theme")).toBe("dark");
     await page.screenshot({ path: join(SCREENSHOTS, "web-dark.png"), fullPage: true });
     await page.keyboard.press("Tab");
