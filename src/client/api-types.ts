@@ -1907,7 +1907,20 @@ export interface components {
             password: boolean;
         };
         StatsResult: {
-            [key: string]: unknown;
+            /** @description edges of the rule graph (before expansion) */
+            dependencies: number;
+            environments: string[];
+            /** @description jobs after expansion (samples, pairs, values, scatter, transform) */
+            jobs: number;
+            levels: number;
+            max_depth: number;
+            pairs: number;
+            rules: number;
+            samples: number;
+            script_rules: number;
+            shell_rules: number;
+            total_threads: number;
+            wildcard_names: string[];
         };
         System: {
             arch: string;

@@ -31,20 +31,7 @@ export interface ParsedRule {
 }
 
 /** The figures of `POST /api/pipelines/stats`. */
-export interface PipelineStats {
-  rules: number;
-  jobs: number;
-  shell_rules: number;
-  script_rules: number;
-  dependencies: number;
-  levels: number;
-  max_depth: number;
-  environments: string[];
-  total_threads: number;
-  wildcard_names: string[];
-  samples: number;
-  pairs: number;
-}
+export type PipelineStats = components["schemas"]["StatsResult"];
 
 /** Everything the service has said so far about one text (parts arrive one by one). */
 export interface PipelineCheck {
@@ -171,7 +158,7 @@ export function usePipelineChecks(text: string | undefined): { check: PipelineCh
       linted: lintAnswer !== undefined,
       parse: parseAnswer?.value,
       dag: dagAnswer?.value,
-      stats: statsAnswer?.value as PipelineStats | undefined,
+      stats: statsAnswer?.value,
       graphProblem: cycle ? cycle.message : dagAnswer?.problem,
     };
   }, [shown, lintAnswer, parseAnswer, dagAnswer, statsAnswer]);

@@ -86,7 +86,7 @@ export function toolingRoutes(): OpenAPIHono {
   }, bodyHook);
   router.openapi(toolRoute("stats", "Pipeline statistics", schemas.TomlBody, schemas.StatsResult), async (c) => {
     const { toml_content } = (await c.req.json()) as z.infer<typeof schemas.TomlBody>;
-    return c.json((await tool("STATS_ERROR", () => tooling.statsOf(toml_content))) as unknown as Record<string, unknown>, 200);
+    return c.json(await tool("STATS_ERROR", () => tooling.statsOf(toml_content)), 200);
   }, bodyHook);
   router.openapi(toolRoute("diff", "Compare two pipelines", schemas.DiffBody, schemas.DiffResult), async (c) => {
     const body = (await c.req.json()) as z.infer<typeof schemas.DiffBody>;

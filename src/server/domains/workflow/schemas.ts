@@ -77,7 +77,22 @@ export const PrepareResult = z
   .openapi("PrepareResult");
 
 export const FormatResult = z.object({ formatted: z.string(), changed: z.boolean() }).openapi("FormatResult");
-export const StatsResult = z.record(z.string(), z.unknown()).openapi("StatsResult");
+export const StatsResult = z
+  .object({
+    rules: z.number().int(),
+    jobs: z.number().int().openapi({ description: "jobs after expansion (samples, pairs, values, scatter, transform)" }),
+    shell_rules: z.number().int(),
+    script_rules: z.number().int(),
+    dependencies: z.number().int().openapi({ description: "edges of the rule graph (before expansion)" }),
+    levels: z.number().int(),
+    max_depth: z.number().int(),
+    environments: z.array(z.string()),
+    total_threads: z.number().int(),
+    wildcard_names: z.array(z.string()),
+    samples: z.number().int(),
+    pairs: z.number().int(),
+  })
+  .openapi("StatsResult");
 export const DiffResult = z
   .object({ identical: z.boolean(), changes: z.array(z.record(z.string(), z.unknown())), unified_diff: z.string() })
   .openapi("DiffResult");
