@@ -321,7 +321,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the sign-in page's providers, OAut
     const github = page.getByRole("link", { name: "Sign in with GitHub" });
     await github.waitFor();
     expect(await github.getAttribute("href")).toBe(`${service.url}/api/auth/oauth/github/authorize?return_to=%2Fruns`);
-    expect(await page.getByRole("link", { name: "Sign in with ORCID" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "Sign in with ORCID" }).count()).toBe(0);
     // Where the callback sends a refused sign-in: the app's start page with auth_error.
     await page.goto(`${service.url}/?auth_error=AUTH_FAILED&auth_reason=access_denied&auth_provider=github`);
     await page.getByRole("alert").filter({ hasText: "GitHub did not let strand sign you in" }).waitFor();
@@ -366,11 +366,11 @@ describe.skipIf(CHROMIUM_PATH === undefined)("personal mode in Chromium", () => 
     const page = await web.open("/pipelines");
     await page.getByRole("heading", { name: "Pipelines", level: 1 }).waitFor();
     await page.waitForLoadState("networkidle");
-    expect(await page.getByRole("button", { name: /account menu$/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("button", { name: /account menu$/ }).count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe("/pipelines");
     await page.goto(`${service.url}/sign-in`);
     await page.getByRole("heading", { name: "No sign-in needed" }).waitFor();
-    expect(await page.getByLabel("Password").count()).toBe(0);
+    await expect.poll(() => page.getByLabel("Password").count()).toBe(0);
     await page.getByRole("link", { name: "Go to the app" }).click();
     await page.getByRole("heading", { name: "Pipelines", level: 1 }).waitFor();
     // The account pages say there is nothing to manage, without asking the service.

@@ -289,7 +289,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline editor in Chromium", 
     await page.getByText("Saved · revision 2").waitFor();
     // One save: a second one of the same revision would be refused as a conflict and shown.
     await page.waitForLoadState("networkidle");
-    expect(await page.getByText(/CONFLICT/).count()).toBe(0);
+    await expect.poll(() => page.getByText(/CONFLICT/).count()).toBe(0);
     await page.reload();
     await editorOf(page).waitFor();
     expect(await editorText(page)).toContain('name = "archive"');

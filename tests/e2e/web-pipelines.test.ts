@@ -95,12 +95,12 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     const search = page.getByRole("searchbox", { name: "Filter pipelines" });
     await search.fill("rnaseq");
     await page.getByText(/^1 of \d+ pipelines match$/).waitFor();
-    expect(await page.getByRole("link", { name: "beta-variants", exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "beta-variants", exact: true }).count()).toBe(0);
     // A word only in the pipeline's text: found by the service's search.
     await search.fill("bwa_mem_marker");
     await page.getByRole("link", { name: "beta-variants", exact: true }).waitFor();
     await page.getByText("Found in the text").waitFor();
-    expect(await page.getByRole("link", { name: "alpha-rnaseq", exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "alpha-rnaseq", exact: true }).count()).toBe(0);
     await page.getByRole("button", { name: "Clear" }).click();
     await page.getByRole("combobox", { name: "Visibility" }).selectOption("workspace");
     await page.getByText(/^1 of \d+ pipelines match$/).waitFor();
@@ -108,7 +108,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     await page.getByRole("combobox", { name: "Visibility" }).selectOption("");
     await page.getByRole("combobox", { name: "Tag" }).selectOption("dna");
     await page.getByRole("link", { name: "beta-variants", exact: true }).waitFor();
-    expect(await page.getByRole("link", { name: "alpha-rnaseq", exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "alpha-rnaseq", exact: true }).count()).toBe(0);
     await page.getByRole("combobox", { name: "Tag" }).selectOption("");
     await page.getByRole("combobox", { name: "Sort" }).selectOption("name");
     const names = await page.locator(".pl-name").allInnerTexts();
@@ -266,7 +266,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline pages in Chromium", (
     await dialog.getByRole("button", { name: "Delete pipeline" }).click();
     await page.waitForURL((url) => url.pathname === "/pipelines");
     await page.getByRole("link", { name: "alpha-rnaseq", exact: true }).waitFor();
-    expect(await page.getByRole("link", { name: "delete-me", exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "delete-me", exact: true }).count()).toBe(0);
     expect((await client.GET("/api/pipelines/{id}", { params: { path: { id: doomed.id } } })).response.status).toBe(404);
     await page.close();
   });

@@ -280,7 +280,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("runs in the browser app", () => {
     await page.getByRole("link", { name: "web-runs-demo" }).first().waitFor();
     await page.getByRole("combobox", { name: "State" }).selectOption("cancelled");
     await page.getByRole("link", { name: "web-runs-long" }).waitFor();
-    expect(await page.getByRole("link", { name: "web-runs-demo" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("link", { name: "web-runs-demo" }).count()).toBe(0);
     await page.getByRole("combobox", { name: "State" }).selectOption("");
     await page.getByRole("searchbox", { name: "Search runs by workflow name" }).fill("failing");
     await page.getByRole("link", { name: "web-runs-failing" }).first().waitFor();
