@@ -11,3 +11,9 @@ export function clampLimit(limit: number | undefined, bounds: { fallback: number
   if (limit === undefined || !Number.isFinite(limit)) return bounds.fallback;
   return Math.min(bounds.max, Math.max(1, Math.floor(limit)));
 }
+
+/** Chat sessions per page: default (the predecessor's newest 20) and maximum. */
+export const CHAT_SESSION_LIMIT = { fallback: 20, max: 100 } as const;
+
+/** Chat messages per read: a whole long conversation by default, and never more than that. */
+export const CHAT_MESSAGE_LIMIT = { fallback: 1000, max: 1000 } as const;

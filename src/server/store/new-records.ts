@@ -5,9 +5,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type {
   AccessToken,
+  AiSettingsRecord,
   AuditEntry,
+  ChatMessage,
+  ChatSession,
   NewAccessToken,
   NewAuditEntry,
+  NewChatMessage,
+  NewChatSession,
   NewOAuthIdentity,
   NewPipeline,
   NewRun,
@@ -221,6 +226,45 @@ export function newRunRow(input: NewRun, now: string): Run {
     pid: input.pid ?? null,
     events_path: input.events_path ?? null,
     error: input.error ?? null,
+  };
+}
+
+/** AI settings as saved now; absent optional fields are stored as null. */
+export function aiSettingsRow(record: Omit<AiSettingsRecord, "updated_at">, now: string): AiSettingsRecord {
+  return {
+    scope: record.scope,
+    provider: record.provider,
+    model: record.model ?? null,
+    api_url: record.api_url ?? null,
+    sealed_api_key: record.sealed_api_key ?? null,
+    updated_at: now,
+    updated_by: record.updated_by ?? null,
+  };
+}
+
+/** A new chat session without messages or summary. */
+export function newChatSessionRow(input: NewChatSession, now: string): ChatSession {
+  return {
+    id: input.id ?? randomUUID(),
+    owner: input.owner,
+    title: input.title,
+    summary: null,
+    summarised_through: 0,
+    created_at: now,
+    updated_at: now,
+    message_count: 0,
+  };
+}
+
+/** A new chat message at the seq the store allotted it. */
+export function newChatMessageRow(input: NewChatMessage, seq: number, now: string): ChatMessage {
+  return {
+    session_id: input.session_id,
+    seq,
+    role: input.role,
+    content: input.content,
+    metadata: input.metadata ?? null,
+    created_at: now,
   };
 }
 

@@ -3,20 +3,23 @@
  * the pipeline row (`SELECT … FOR UPDATE`) in a transaction, so concurrent writers queue on the row and each
  * one reads the revision the previous one wrote.
  */
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { constraintViolation } from "./constraint-violation.js";
 import { decodeCursor, pageFromRows, type KeysetPosition } from "./keyset-cursor.js";
-import { clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
+import { CHAT_MESSAGE_LIMIT, CHAT_SESSION_LIMIT, clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
 import { migrationsFolder } from "./migrations-folder.js";
 import {
+  aiSettingsRow,
   credentialsOf,
   definedFields,
   newAccessTokenRow,
   newAuditRow,
+  newChatMessageRow,
+  newChatSessionRow,
   newIdentityRow,
   newPipelineRow,
   newRunRow,
@@ -32,14 +35,21 @@ import {
   withShareState,
   type Clock,
 } from "./new-records.js";
-import { accessTokens, audit, oauthIdentities, pipelineRevisions, pipelines, runs, sessions, shares, templates, users } from "./schema-pg.js";
+import { accessTokens, aiSettings, audit, chatMessages, chatSessions, oauthIdentities, pipelineRevisions, pipelines, runs, sessions, shares, templates, users } from "./schema-pg.js";
 import { LIKE_ESCAPE, likePatterns } from "./search-terms.js";
 import type {
   AccessToken,
+  AiSettingsRecord,
   AuditEntry,
   AuditQuery,
+  ChatMessage,
+  ChatMessageQuery,
+  ChatSession,
+  ChatSessionQuery,
   NewAccessToken,
   NewAuditEntry,
+  NewChatMessage,
+  NewChatSession,
   NewOAuthIdentity,
   NewPipeline,
   NewRun,
@@ -148,6 +158,20 @@ function sameUsername(username: string): SQL {
 function olderThan(at: PgColumn, id: PgColumn, after: KeysetPosition | undefined): SQL | undefined {
   if (after === undefined) return undefined;
   return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
+}
+
+/** The AI settings columns callers see (not the account link). */
+const { user_id: _settingsUser, ...AI_SETTINGS_COLUMNS } = getTableColumns(aiSettings);
+
+/** The chat session columns callers see (not the account link). */
+const { user_id: _sessionUser, ...CHAT_SESSION_COLUMNS } = getTableColumns(chatSessions);
+
+/**
+ * `id` when it names an account, else null: the value of a row's cascading `user_id`, so rows of `local`
+ * (personal mode, no accounts) and of the `server` scope are kept while an account's go with it.
+ */
+function accountIdOf(id: string): SQL<string | null> {
+  return sql<string | null>`(select ${sql.identifier("id")} from ${users} where ${sql.identifier("id")} = ${id})`;
 }
 
 class PostgresStore implements Store {
@@ -533,6 +557,99 @@ class PostgresStore implements Store {
       },
       { isolationLevel: "repeatable read", accessMode: "read only" },
     );
+  }
+
+  async getAiSettings(scope: string): Promise<AiSettingsRecord | null> {
+    const [row] = await this.db.select(AI_SETTINGS_COLUMNS).from(aiSettings).where(eq(aiSettings.scope, scope));
+    return row ?? null;
+  }
+
+  async putAiSettings(record: Omit<AiSettingsRecord, "updated_at">): Promise<AiSettingsRecord> {
+    const row = aiSettingsRow(record, this.now());
+    const { scope: _scope, ...changes } = row;
+    await this.db
+      .insert(aiSettings)
+      .values({ ...row, user_id: accountIdOf(row.scope) })
+      .onConflictDoUpdate({ target: aiSettings.scope, set: changes });
+    return row;
+  }
+
+  async deleteAiSettings(scope: string): Promise<void> {
+    await this.db.delete(aiSettings).where(eq(aiSettings.scope, scope));
+  }
+
+  async createChatSession(input: NewChatSession): Promise<ChatSession> {
+    const row = newChatSessionRow(input, this.now());
+    await this.insertOrConflict(
+      () => this.db.insert(chatSessions).values({ ...row, user_id: accountIdOf(row.owner) }),
+      `chat session ${row.id} already exists`,
+    );
+    return row;
+  }
+
+  async getChatSession(id: string): Promise<ChatSession> {
+    const [row] = await this.db.select(CHAT_SESSION_COLUMNS).from(chatSessions).where(eq(chatSessions.id, id));
+    if (row === undefined) throw notFound("chat session", id);
+    return row;
+  }
+
+  async listChatSessions(owner: string, query: ChatSessionQuery = {}): Promise<Page<ChatSession>> {
+    const limit = clampLimit(query.limit, CHAT_SESSION_LIMIT);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = await this.db
+      .select(CHAT_SESSION_COLUMNS)
+      .from(chatSessions)
+      .where(and(eq(chatSessions.owner, owner), olderThan(chatSessions.updated_at, chatSessions.id, after)))
+      .orderBy(desc(chatSessions.updated_at), desc(chatSessions.id))
+      .limit(limit + 1);
+    return pageFromRows(rows, limit, (row) => ({ at: row.updated_at, id: row.id }));
+  }
+
+  async appendChatMessage(input: NewChatMessage): Promise<ChatMessage> {
+    const now = this.now();
+    return this.db.transaction(async (tx) => {
+      // The increment both numbers the message and counts it; its row lock makes a concurrent appender wait
+      // for this commit and then increment the count this one wrote.
+      const [counted] = await tx
+        .update(chatSessions)
+        .set({ message_count: sql`${chatSessions.message_count} + 1`, updated_at: now })
+        .where(eq(chatSessions.id, input.session_id))
+        .returning({ seq: chatSessions.message_count });
+      if (counted === undefined) throw notFound("chat session", input.session_id);
+      const row = newChatMessageRow(input, counted.seq, now);
+      await tx.insert(chatMessages).values(row);
+      return row;
+    });
+  }
+
+  async listChatMessages(sessionId: string, query: ChatMessageQuery = {}): Promise<ChatMessage[]> {
+    return this.db.transaction(
+      async (tx) => {
+        const [exists] = await tx.select({ id: chatSessions.id }).from(chatSessions).where(eq(chatSessions.id, sessionId));
+        if (exists === undefined) throw notFound("chat session", sessionId);
+        return tx
+          .select()
+          .from(chatMessages)
+          .where(and(eq(chatMessages.session_id, sessionId), query.after === undefined ? undefined : gt(chatMessages.seq, query.after)))
+          .orderBy(asc(chatMessages.seq))
+          .limit(clampLimit(query.limit, CHAT_MESSAGE_LIMIT));
+      },
+      { isolationLevel: "repeatable read", accessMode: "read only" },
+    );
+  }
+
+  async setChatSummary(sessionId: string, summary: string, summarisedThrough: number): Promise<void> {
+    const changed = await this.db
+      .update(chatSessions)
+      .set({ summary, summarised_through: summarisedThrough })
+      .where(eq(chatSessions.id, sessionId))
+      .returning({ id: chatSessions.id });
+    if (changed.length === 0) throw notFound("chat session", sessionId);
+  }
+
+  async deleteChatSession(id: string): Promise<void> {
+    const deleted = await this.db.delete(chatSessions).where(eq(chatSessions.id, id)).returning({ id: chatSessions.id });
+    if (deleted.length === 0) throw notFound("chat session", id);
   }
 
   async ping(): Promise<void> {

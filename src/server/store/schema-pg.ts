@@ -195,3 +195,62 @@ export const oauthIdentities = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.provider_user_id] }), index("oauth_identities_user_idx").on(t.user_id)],
 );
+
+/**
+ * AI provider settings per scope: `server` for the shared ones, a user id for one user's. `user_id` repeats
+ * the scope when it names an account (null for `server`), so a user's settings die with the account.
+ */
+export const aiSettings = pgTable(
+  "ai_settings",
+  {
+    scope: text().primaryKey(),
+    user_id: text().references(() => users.id, { onDelete: "cascade" }),
+    provider: text().notNull(),
+    model: text(),
+    api_url: text(),
+    sealed_api_key: text(),
+    updated_at: text().notNull(),
+    updated_by: text(),
+  },
+  (t) => [index("ai_settings_user_idx").on(t.user_id)],
+);
+
+/**
+ * Copilot conversations. `owner` is a user id, or `local` in personal mode where there are no accounts;
+ * `user_id` repeats the owner when it names an account, so the sessions die with it. `message_count` is also
+ * the seq of the newest message: appending increments it in the statement that locks the row.
+ */
+export const chatSessions = pgTable(
+  "chat_sessions",
+  {
+    id: text().primaryKey(),
+    owner: text().notNull(),
+    user_id: text().references(() => users.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    summary: text(),
+    summarised_through: integer().notNull().default(0),
+    created_at: text().notNull(),
+    updated_at: text().notNull(),
+    message_count: integer().notNull().default(0),
+  },
+  (t) => [index("chat_sessions_owner_updated_idx").on(t.owner, t.updated_at, t.id), index("chat_sessions_user_idx").on(t.user_id)],
+);
+
+/** The messages of a chat session, numbered from 1 per session; they die with their session. */
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    session_id: text()
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    seq: integer().notNull(),
+    role: text({ enum: ["user", "assistant", "tool"] }).notNull(),
+    content: text().notNull(),
+    metadata: json().$type<Record<string, unknown>>(),
+    created_at: text().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.session_id, t.seq] }),
+    check("chat_messages_role_check", sql`${t.role} in ('user', 'assistant', 'tool')`),
+  ],
+);

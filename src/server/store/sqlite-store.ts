@@ -6,19 +6,22 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { constraintViolation } from "./constraint-violation.js";
 import { decodeCursor, pageFromRows, type KeysetPosition } from "./keyset-cursor.js";
-import { clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
+import { CHAT_MESSAGE_LIMIT, CHAT_SESSION_LIMIT, clampLimit, PAGE_LIMIT, PIPELINE_LIMIT } from "./listing-limits.js";
 import { migrationsFolder } from "./migrations-folder.js";
 import {
+  aiSettingsRow,
   credentialsOf,
   definedFields,
   newAccessTokenRow,
   newAuditRow,
+  newChatMessageRow,
+  newChatSessionRow,
   newIdentityRow,
   newPipelineRow,
   newRunRow,
@@ -34,14 +37,21 @@ import {
   withShareState,
   type Clock,
 } from "./new-records.js";
-import { accessTokens, audit, oauthIdentities, pipelineRevisions, pipelines, runs, sessions, shares, templates, users } from "./schema-sqlite.js";
+import { accessTokens, aiSettings, audit, chatMessages, chatSessions, oauthIdentities, pipelineRevisions, pipelines, runs, sessions, shares, templates, users } from "./schema-sqlite.js";
 import { LIKE_ESCAPE, likePatterns } from "./search-terms.js";
 import type {
   AccessToken,
+  AiSettingsRecord,
   AuditEntry,
   AuditQuery,
+  ChatMessage,
+  ChatMessageQuery,
+  ChatSession,
+  ChatSessionQuery,
   NewAccessToken,
   NewAuditEntry,
+  NewChatMessage,
+  NewChatSession,
   NewOAuthIdentity,
   NewPipeline,
   NewRun,
@@ -164,6 +174,20 @@ function sameUsername(username: string): SQL {
 function olderThan(at: SQLiteColumn, id: SQLiteColumn, after: KeysetPosition | undefined): SQL | undefined {
   if (after === undefined) return undefined;
   return or(lt(at, after.at), and(eq(at, after.at), lt(id, after.id)));
+}
+
+/** The AI settings columns callers see (not the account link). */
+const { user_id: _settingsUser, ...AI_SETTINGS_COLUMNS } = getTableColumns(aiSettings);
+
+/** The chat session columns callers see (not the account link). */
+const { user_id: _sessionUser, ...CHAT_SESSION_COLUMNS } = getTableColumns(chatSessions);
+
+/**
+ * `id` when it names an account, else null: the value of a row's cascading `user_id`, so rows of `local`
+ * (personal mode, no accounts) and of the `server` scope are kept while an account's go with it.
+ */
+function accountIdOf(id: string): SQL<string | null> {
+  return sql<string | null>`(select ${sql.identifier("id")} from ${users} where ${sql.identifier("id")} = ${id})`;
 }
 
 class SqliteStore implements Store {
@@ -544,6 +568,101 @@ class SqliteStore implements Store {
       const total = tx.select({ total: count() }).from(runs).where(filters).get()?.total ?? 0;
       return { ...pageFromRows(rows, limit, (row) => ({ at: row.created_at, id: row.id })), total };
     });
+  }
+
+  async getAiSettings(scope: string): Promise<AiSettingsRecord | null> {
+    return this.db.select(AI_SETTINGS_COLUMNS).from(aiSettings).where(eq(aiSettings.scope, scope)).get() ?? null;
+  }
+
+  async putAiSettings(record: Omit<AiSettingsRecord, "updated_at">): Promise<AiSettingsRecord> {
+    const row = aiSettingsRow(record, this.now());
+    const { scope: _scope, ...changes } = row;
+    this.db
+      .insert(aiSettings)
+      .values({ ...row, user_id: accountIdOf(row.scope) })
+      .onConflictDoUpdate({ target: aiSettings.scope, set: changes })
+      .run();
+    return row;
+  }
+
+  async deleteAiSettings(scope: string): Promise<void> {
+    this.db.delete(aiSettings).where(eq(aiSettings.scope, scope)).run();
+  }
+
+  async createChatSession(input: NewChatSession): Promise<ChatSession> {
+    const row = newChatSessionRow(input, this.now());
+    this.insertOrConflict(
+      () => this.db.insert(chatSessions).values({ ...row, user_id: accountIdOf(row.owner) }).run(),
+      `chat session ${row.id} already exists`,
+    );
+    return row;
+  }
+
+  async getChatSession(id: string): Promise<ChatSession> {
+    const row = this.db.select(CHAT_SESSION_COLUMNS).from(chatSessions).where(eq(chatSessions.id, id)).get();
+    if (row === undefined) throw notFound("chat session", id);
+    return row;
+  }
+
+  async listChatSessions(owner: string, query: ChatSessionQuery = {}): Promise<Page<ChatSession>> {
+    const limit = clampLimit(query.limit, CHAT_SESSION_LIMIT);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = this.db
+      .select(CHAT_SESSION_COLUMNS)
+      .from(chatSessions)
+      .where(and(eq(chatSessions.owner, owner), olderThan(chatSessions.updated_at, chatSessions.id, after)))
+      .orderBy(desc(chatSessions.updated_at), desc(chatSessions.id))
+      .limit(limit + 1)
+      .all();
+    return pageFromRows(rows, limit, (row) => ({ at: row.updated_at, id: row.id }));
+  }
+
+  async appendChatMessage(input: NewChatMessage): Promise<ChatMessage> {
+    const now = this.now();
+    return this.db.transaction(
+      (tx) => {
+        // The increment both numbers the message and counts it; the write lock keeps other appenders out until commit.
+        const counted = tx
+          .update(chatSessions)
+          .set({ message_count: sql`${chatSessions.message_count} + 1`, updated_at: now })
+          .where(eq(chatSessions.id, input.session_id))
+          .returning({ seq: chatSessions.message_count })
+          .get();
+        if (counted === undefined) throw notFound("chat session", input.session_id);
+        const row = newChatMessageRow(input, counted.seq, now);
+        tx.insert(chatMessages).values(row).run();
+        return row;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  async listChatMessages(sessionId: string, query: ChatMessageQuery = {}): Promise<ChatMessage[]> {
+    return this.db.transaction((tx) => {
+      const exists = tx.select({ id: chatSessions.id }).from(chatSessions).where(eq(chatSessions.id, sessionId)).get();
+      if (exists === undefined) throw notFound("chat session", sessionId);
+      return tx
+        .select()
+        .from(chatMessages)
+        .where(and(eq(chatMessages.session_id, sessionId), query.after === undefined ? undefined : gt(chatMessages.seq, query.after)))
+        .orderBy(asc(chatMessages.seq))
+        .limit(clampLimit(query.limit, CHAT_MESSAGE_LIMIT))
+        .all();
+    });
+  }
+
+  async setChatSummary(sessionId: string, summary: string, summarisedThrough: number): Promise<void> {
+    const changed = this.db
+      .update(chatSessions)
+      .set({ summary, summarised_through: summarisedThrough })
+      .where(eq(chatSessions.id, sessionId))
+      .run().changes;
+    if (changed === 0) throw notFound("chat session", sessionId);
+  }
+
+  async deleteChatSession(id: string): Promise<void> {
+    const deleted = this.db.delete(chatSessions).where(eq(chatSessions.id, id)).run().changes;
+    if (deleted === 0) throw notFound("chat session", id);
   }
 
   async ping(): Promise<void> {

@@ -363,6 +363,85 @@ export interface AuditQuery {
   until?: string;
 }
 
+/** The scope of the service-wide AI provider settings; every other scope is one user's id. */
+export const SERVER_AI_SCOPE = "server";
+
+/** Provider settings: the shared ones (scope "server") or one user's (scope = user id). The key is stored sealed. */
+export interface AiSettingsRecord {
+  scope: string;
+  provider: string;
+  model: string | null;
+  api_url: string | null;
+  /** The API key as SecretBox.seal made it; never the plain key. */
+  sealed_api_key: string | null;
+  updated_at: string;
+  /** The id of the caller who saved these settings. */
+  updated_by: string | null;
+}
+
+/** A copilot conversation of one user; its messages are numbered 1, 2, … in the order they were appended. */
+export interface ChatSession {
+  id: string;
+  /** A user id in team and hpc modes, `local` in personal mode. */
+  owner: string;
+  /** What the session was created with; later messages never change it. */
+  title: string;
+  /** A summary of messages 1..summarised_through, fed to the model instead of those messages; null before the first. */
+  summary: string | null;
+  summarised_through: number;
+  created_at: string;
+  /** When the last message was appended (created_at until then). */
+  updated_at: string;
+  /** How many messages the session holds, which is also the seq of the newest one. */
+  message_count: number;
+}
+
+/** Who wrote a chat message: the user, the model, or a tool the model called. */
+export type ChatRole = "user" | "assistant" | "tool";
+
+/** One message of a chat session. */
+export interface ChatMessage {
+  session_id: string;
+  /** Its place in the session, from 1, without gaps. */
+  seq: number;
+  role: ChatRole;
+  content: string;
+  /** Whatever the chat domain keeps beside the text (tool names, arguments, usage); null when nothing. */
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+}
+
+/** What a caller supplies to start a chat session. CONFLICT if the id is taken. */
+export interface NewChatSession {
+  id?: string;
+  owner: string;
+  title: string;
+}
+
+/** What a caller supplies to append a message; the store numbers it. */
+export interface NewChatMessage {
+  session_id: string;
+  role: ChatRole;
+  content: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** Which chat sessions a page holds. */
+export interface ChatSessionQuery {
+  /** Page size (default 20, clamped to 1..100). */
+  limit?: number;
+  /** The `next_cursor` of the previous page; absent for the first page. */
+  cursor?: string | null;
+}
+
+/** Which messages of a session to read. */
+export interface ChatMessageQuery {
+  /** Only messages with a larger seq (e.g. `summarised_through`); absent: from the first. */
+  after?: number;
+  /** At most this many messages (default and maximum 1000). */
+  limit?: number;
+}
+
 /** Which storage backs a store, for `GET /api/system` and health reports. */
 export type StoreKind = "sqlite" | "postgres";
 
@@ -417,7 +496,7 @@ export interface Store {
   listUsers(): Promise<User[]>;
   /** Changes an account's role or password hash. NOT_FOUND if there is none. */
   updateUser(id: string, patch: UserPatch): Promise<User>;
-  /** Deletes an account with its sessions, tokens and linked identities. NOT_FOUND if there is none. */
+  /** Deletes an account with its sessions, tokens, linked identities, chat sessions and AI settings. NOT_FOUND if there is none. */
   deleteUser(id: string): Promise<void>;
 
   /** Opens a session. */
@@ -475,6 +554,31 @@ export interface Store {
   updateRun(id: string, patch: RunPatch, options?: RunUpdateOptions): Promise<Run>;
   /** Runs newest first, a page at a time; pages neither repeat nor skip runs while runs are being created. */
   listRuns(query?: RunQuery): Promise<RunPage>;
+
+  /** The AI settings of a scope (SERVER_AI_SCOPE or a user id), or null when none were saved. */
+  getAiSettings(scope: string): Promise<AiSettingsRecord | null>;
+  /** Saves the settings of a scope, replacing any earlier ones; updated_at is now. Deleted with the user whose id the scope is. */
+  putAiSettings(record: Omit<AiSettingsRecord, "updated_at">): Promise<AiSettingsRecord>;
+  /** Removes the settings of a scope; nothing happens when there are none. */
+  deleteAiSettings(scope: string): Promise<void>;
+
+  /** Starts a chat session without messages. CONFLICT if the id is taken. Deleted with its owner's account. */
+  createChatSession(input: NewChatSession): Promise<ChatSession>;
+  /** The chat session with this id. NOT_FOUND if there is none. */
+  getChatSession(id: string): Promise<ChatSession>;
+  /** One owner's chat sessions, most recently updated first, a page at a time. */
+  listChatSessions(owner: string, query?: ChatSessionQuery): Promise<Page<ChatSession>>;
+  /**
+   * Appends a message as the session's next seq (distinct and consecutive under concurrent appends), moving
+   * the session's updated_at and message_count. NOT_FOUND for an unknown session.
+   */
+  appendChatMessage(input: NewChatMessage): Promise<ChatMessage>;
+  /** A session's messages by seq ascending. NOT_FOUND for an unknown session. */
+  listChatMessages(sessionId: string, query?: ChatMessageQuery): Promise<ChatMessage[]>;
+  /** Records the summary of messages 1..summarisedThrough, replacing the previous one. NOT_FOUND for an unknown session. */
+  setChatSummary(sessionId: string, summary: string, summarisedThrough: number): Promise<void>;
+  /** Deletes a chat session with its messages. NOT_FOUND if there is none. */
+  deleteChatSession(id: string): Promise<void>;
 
   /** A cheap round trip, for health checks. */
   ping(): Promise<void>;

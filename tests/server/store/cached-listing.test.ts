@@ -88,4 +88,22 @@ describe("withCachedListing", () => {
     await raw.deleteTemplate(template.id);
     expect(await cached.listTemplates()).toEqual([]);
   });
+
+  it("passes AI settings and chat sessions straight through, never from a cache", async () => {
+    const { raw, cached } = await fresh();
+    const settings = await cached.putAiSettings({ scope: "server", provider: "openai", model: null, api_url: null, sealed_api_key: null, updated_by: null });
+    expect(await raw.getAiSettings("server")).toEqual(settings);
+    const session = await cached.createChatSession({ owner: "local", title: "t" });
+    expect(await cached.listChatSessions("local")).toEqual({ items: [session], next_cursor: null });
+    // Written behind the wrapper's back, read through it at once.
+    const message = await raw.appendChatMessage({ session_id: session.id, role: "user", content: "hi" });
+    expect(await cached.listChatMessages(session.id)).toEqual([message]);
+    expect((await cached.listChatSessions("local")).items[0]?.message_count).toBe(1);
+    await cached.setChatSummary(session.id, "s", 1);
+    expect((await raw.getChatSession(session.id)).summary).toBe("s");
+    await cached.deleteChatSession(session.id);
+    await cached.deleteAiSettings("server");
+    expect(await raw.listChatSessions("local")).toEqual({ items: [], next_cursor: null });
+    expect(await cached.getAiSettings("server")).toBeNull();
+  });
 });
