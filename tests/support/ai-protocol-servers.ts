@@ -41,6 +41,12 @@ export interface ScriptedReply {
   headers?: Record<string, string>;
   /** The output stopped at the token limit: `max_tokens` (Anthropic) or `length` (OpenAI, Ollama). */
   truncated?: boolean;
+  /**
+   * A streamed reply breaks after its text with this message, in the protocol's in-stream error shape
+   * (Anthropic's `error` event with `overloaded_error`, OpenAI's `data: {error}` chunk, Ollama's `{error}`
+   * line), and never finishes. Plain (non-streamed) requests ignore it.
+   */
+  streamError?: string;
   /** Wait this long before the first byte (for cancellation tests). */
   delayMs?: number;
   /** Pause between streamed chunks. */
@@ -104,8 +110,9 @@ export async function startProtocolServer(protocol: Protocol, script?: ScriptedR
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`protocol server failed: ${String(error)}`);
+      // A throwing reply chooser, say: answer in the protocol's shape so the test sees why.
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json", "retry-after-ms": "0" });
+      res.end(JSON.stringify(errorShape(protocol, 500, `protocol server failed: ${String(error)}`)));
     });
   });
   server.on("connection", (socket) => {
@@ -117,7 +124,7 @@ export async function startProtocolServer(protocol: Protocol, script?: ScriptedR
     const raw = await readBody(req);
     const recorded: RecordedRequest = { path: req.url ?? "/", headers: flattenHeaders(req), body: parseBody(raw), aborted: false };
     const index = requests.push(recorded) - 1;
-    const reply = new ReplyWriter(res);
+    const reply = new ReplyWriter(res, protocol);
     res.on("close", () => {
       if (!res.writableFinished) recorded.aborted = true;
       reply.cancelled = true;
@@ -303,13 +310,20 @@ function openaiErrorOf(status: number): [type: string, code: string | null, mess
 
 interface ToolCallOut {
   id: string;
+  /** Whether the script chose the id (Ollama sends an id only then). */
+  scriptedId: boolean;
   name: string;
   args: Record<string, unknown>;
 }
 
 function toolCallsOf(protocol: Protocol, reply: ScriptedReply): ToolCallOut[] {
   const prefix = protocol === "anthropic" ? "toolu_" : "call_";
-  return (reply.toolCalls ?? []).map((call) => ({ id: call.id ?? `${prefix}${randomBytes(8).toString("hex")}`, name: call.name, args: call.args }));
+  return (reply.toolCalls ?? []).map((call) => ({
+    id: call.id ?? `${prefix}${randomBytes(8).toString("hex")}`,
+    scriptedId: call.id !== undefined,
+    name: call.name,
+    args: call.args,
+  }));
 }
 
 /** The stop reason the protocol reports for a reply. */
@@ -374,7 +388,7 @@ function completeReply(protocol: Protocol, reply: ScriptedReply, model: string):
         message: {
           role: "assistant",
           content: reply.text ?? "",
-          ...(calls.length > 0 ? { tool_calls: calls.map((call) => ollamaToolCall(call, reply)) } : {}),
+          ...(calls.length > 0 ? { tool_calls: calls.map(ollamaToolCall) } : {}),
         },
         done: true,
         done_reason: stopReasonOf(protocol, reply),
@@ -397,10 +411,9 @@ function ollamaCounts(usage: { input: number; output: number }) {
   return { total_duration: 1_000_000, load_duration: 100_000, prompt_eval_count: usage.input, prompt_eval_duration: 200_000, eval_count: usage.output, eval_duration: 700_000 };
 }
 
-/** Ollama's tool call; it carries no id unless the script gave one (the provider makes one up). */
-function ollamaToolCall(call: ToolCallOut, reply: ScriptedReply) {
-  const given = reply.toolCalls?.find((scripted) => scripted.name === call.name && scripted.id === call.id);
-  return { ...(given ? { id: call.id } : {}), function: { name: call.name, arguments: call.args } };
+/** Ollama's tool call: arguments as an object, and no id unless the script gave one (the provider makes one up). */
+function ollamaToolCall(call: ToolCallOut) {
+  return { ...(call.scriptedId ? { id: call.id } : {}), function: { name: call.name, arguments: call.args } };
 }
 
 /** Splits text into word-sized pieces (a word with its trailing space, long words cut), like token deltas. */
@@ -440,8 +453,12 @@ function streamedReply(protocol: Protocol, reply: ScriptedReply, model: string, 
       if (reply.text !== undefined) {
         frames.push(event("content_block_start", { index, content_block: { type: "text", text: "" } }));
         for (const piece of pieces) frames.push(event("content_block_delta", { index, delta: { type: "text_delta", text: piece } }));
-        frames.push(event("content_block_stop", { index }));
+        if (reply.streamError === undefined) frames.push(event("content_block_stop", { index }));
         index += 1;
+      }
+      if (reply.streamError !== undefined) {
+        frames.push(event("error", { error: { type: "overloaded_error", message: reply.streamError } }));
+        return { contentType: "text/event-stream; charset=utf-8", frames };
       }
       for (const call of calls) {
         frames.push(event("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } }));
@@ -464,6 +481,10 @@ function streamedReply(protocol: Protocol, reply: ScriptedReply, model: string, 
       const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
       const frames = [chunk([choice({ role: "assistant", content: reply.text !== undefined ? "" : null, refusal: null })])];
       for (const piece of pieces) frames.push(chunk([choice({ content: piece })]));
+      if (reply.streamError !== undefined) {
+        frames.push(`data: ${JSON.stringify({ error: { message: reply.streamError, type: "server_error", param: null, code: null } })}\n\n`);
+        return { contentType: "text/event-stream; charset=utf-8", frames };
+      }
       calls.forEach((call, callIndex) => {
         frames.push(chunk([choice({ tool_calls: [{ index: callIndex, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] })]));
         for (const piece of jsonPieces(JSON.stringify(call.args))) {
@@ -478,8 +499,12 @@ function streamedReply(protocol: Protocol, reply: ScriptedReply, model: string, 
     case "ollama": {
       const line = (data: Record<string, unknown>) => `${JSON.stringify({ model, created_at: new Date().toISOString(), ...data })}\n`;
       const frames = pieces.map((piece) => line({ message: { role: "assistant", content: piece }, done: false }));
+      if (reply.streamError !== undefined) {
+        frames.push(`${JSON.stringify({ error: reply.streamError })}\n`);
+        return { contentType: "application/x-ndjson", frames };
+      }
       if (calls.length > 0) {
-        frames.push(line({ message: { role: "assistant", content: "", tool_calls: calls.map((call) => ollamaToolCall(call, reply)) }, done: false }));
+        frames.push(line({ message: { role: "assistant", content: "", tool_calls: calls.map(ollamaToolCall) }, done: false }));
       }
       frames.push(line({ message: { role: "assistant", content: "" }, done: true, done_reason: stopReasonOf(protocol, reply), ...ollamaCounts(usage) }));
       return { contentType: "application/x-ndjson", frames };
@@ -492,7 +517,10 @@ class ReplyWriter {
   cancelled = false;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly protocol: Protocol,
+  ) {
     res.on("close", () => {
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
@@ -501,6 +529,12 @@ class ReplyWriter {
   }
 
   private wake: (() => void) | undefined;
+
+  /** The request id header the real service sends (Ollama sends none). */
+  private requestIdHeader(): Record<string, string> {
+    const id = randomBytes(8).toString("hex");
+    return this.protocol === "anthropic" ? { "request-id": `req_${id}` } : this.protocol === "openai" ? { "x-request-id": `req_${id}` } : {};
+  }
 
   /** Waits `ms`, returning early if the client goes away. */
   pause(ms: number): Promise<void> {
@@ -518,13 +552,13 @@ class ReplyWriter {
   async json(status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
     if (this.cancelled) return;
     const text = typeof body === "string" ? body : JSON.stringify(body);
-    this.res.writeHead(status, { "content-type": "application/json", "request-id": `req_${randomBytes(8).toString("hex")}`, ...headers });
+    this.res.writeHead(status, { "content-type": "application/json", ...this.requestIdHeader(), ...headers });
     this.res.end(text);
   }
 
   async stream(contentType: string, frames: string[], chunkDelayMs: number, headers: Record<string, string> = {}): Promise<void> {
     if (this.cancelled) return;
-    this.res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache", "request-id": `req_${randomBytes(8).toString("hex")}`, ...headers });
+    this.res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache", ...this.requestIdHeader(), ...headers });
     this.res.flushHeaders();
     for (const [position, frame] of frames.entries()) {
       if (position > 0 && chunkDelayMs > 0) await this.pause(chunkDelayMs);

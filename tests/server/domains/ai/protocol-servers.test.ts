@@ -3,15 +3,16 @@
  * providers strand uses — Anthropic, OpenAI Chat Completions, DeepSeek (the same chat-completions server)
  * and Ollama — each pointed at its server through `baseURL`: plain and streamed text with usage, a tool
  * call round trip (plain and streamed), HTTP errors as `APICallError` (rate limit, context overflow, an
- * exhausted script), retries honouring `retry-after-ms`, truncated output, and a client that goes away
- * marking the request aborted. If these pass, a reply scripted here is one the real SDK accepts.
+ * exhausted script) thrown by generateText and delivered as error parts by streamText, a stream broken
+ * midway, retries honouring `retry-after-ms`, truncated output, and a client that goes away marking the
+ * request aborted. If these pass, a reply scripted here is one the real SDK accepts.
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createDeepSeek } from "@ai-sdk/deepseek";
 import { createOpenAI } from "@ai-sdk/openai";
-import { APICallError, generateText, stepCountIs, streamText, tool, type LanguageModel } from "ai";
+import { APICallError, RetryError, generateText, stepCountIs, streamText, tool, type LanguageModel } from "ai";
 import { createOllama } from "ollama-ai-provider-v2";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { contextOverflowReply, startProtocolServer, type Protocol, type ProtocolServer, type RecordedRequest } from "../../../support/ai-protocol-servers.js";
 
@@ -23,6 +24,8 @@ interface ProviderCase {
   model: (baseURL: string) => LanguageModel;
   /** What the request says about who is calling (the provider's authentication header). */
   authenticates: (request: RecordedRequest) => void;
+  /** Whether the provider turns an error inside a stream into an error part (Ollama's drops it). */
+  reportsStreamErrors: boolean;
 }
 
 const providers: ProviderCase[] = [
@@ -34,24 +37,28 @@ const providers: ProviderCase[] = [
       expect(request.headers["x-api-key"]).toBe(API_KEY);
       expect(request.headers["anthropic-version"]).toBe("2023-06-01");
     },
+    reportsStreamErrors: true,
   },
   {
     name: "openai",
     protocol: "openai",
     model: (baseURL) => createOpenAI({ baseURL, apiKey: API_KEY }).chat("gpt-4o-mini"),
     authenticates: (request) => expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`),
+    reportsStreamErrors: true,
   },
   {
     name: "deepseek",
     protocol: "openai",
     model: (baseURL) => createDeepSeek({ baseURL, apiKey: API_KEY })("deepseek-chat"),
     authenticates: (request) => expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`),
+    reportsStreamErrors: true,
   },
   {
     name: "ollama",
     protocol: "ollama",
     model: (baseURL) => createOllama({ baseURL })("llama3.2"),
     authenticates: () => undefined, // a local runner takes no key
+    reportsStreamErrors: false,
   },
 ];
 
@@ -93,6 +100,12 @@ async function serve(protocol: Protocol, ...args: Parameters<typeof startProtoco
 afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => server.close()));
 });
+
+/** The message of a stream's error part: an Error, a plain `{message}` object (Anthropic, OpenAI) or a bare string (DeepSeek). */
+function messageOf(error: unknown): string {
+  if (typeof error === "string") return error;
+  return String((error as { message?: unknown }).message);
+}
 
 /** Resolves with the error a promise rejects with (failing the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -154,7 +167,7 @@ for (const provider of providers) {
 
     it("a tool call round trip: the model calls the tool, the SDK runs it, the next request carries the result", async () => {
       const server = await serve(provider.protocol, [
-        { toolCalls: [{ name: "lookup_sequence", args: { accession: "NC_012920.1", include_length: true } }], usage: { input: 30, output: 5 } },
+        { toolCalls: [{ name: "lookup_sequence", args: { accession: "NC_012920.1", include_length: true }, id: "scripted-call-1" }], usage: { input: 30, output: 5 } },
         { text: "The mitochondrial genome is 16569 bases long.", usage: { input: 60, output: 9 } },
       ]);
       const { calls, tools } = sequenceLookup();
@@ -170,7 +183,8 @@ for (const provider of providers) {
       const results = toolResultsIn(provider.protocol, server.requests[1]!.body);
       expect(results).toHaveLength(1);
       expect(JSON.parse(results[0]!.content)).toEqual({ accession: "NC_012920.1", organism: "Homo sapiens", length: 16569 });
-      expect(toolCallIdsIn(provider.protocol, server.requests[1]!.body)).toEqual([results[0]!.id]);
+      expect(results[0]!.id).toBe("scripted-call-1");
+      expect(toolCallIdsIn(provider.protocol, server.requests[1]!.body)).toEqual(["scripted-call-1"]);
     });
 
     it("a streamed tool call: arguments arrive in pieces and the loop still completes", async () => {
@@ -188,13 +202,58 @@ for (const provider of providers) {
       expect(kinds).toContain("tool-call");
       expect(kinds).toContain("tool-result");
       expect(kinds).not.toContain("error");
-      expect(toolResultsIn(provider.protocol, server.requests[1]!.body)).toHaveLength(1);
+      const results = toolResultsIn(provider.protocol, server.requests[1]!.body);
+      expect(results).toHaveLength(1);
+      expect(toolCallIdsIn(provider.protocol, server.requests[1]!.body)).toEqual([results[0]!.id]);
+    });
+
+    it("streamText does not throw on HTTP 429: the APICallError arrives as an error part, and the text promise rejects", async () => {
+      const server = await serve(provider.protocol, [{ status: 429 }]);
+      const seen: unknown[] = [];
+      const result = streamText({ model: provider.model(server.baseUrl), prompt: "hi", maxRetries: 0, onError: ({ error }) => void seen.push(error) });
+
+      const errors: unknown[] = [];
+      for await (const part of result.fullStream) if (part.type === "error") errors.push(part.error);
+      expect(errors).toHaveLength(1);
+      expect(APICallError.isInstance(errors[0])).toBe(true);
+      expect((errors[0] as APICallError).statusCode).toBe(429);
+      expect(seen).toEqual(errors);
+      await expect(result.text).rejects.toThrow(/No output generated/);
+    });
+
+    it("a stream that breaks after some text", async () => {
+      const server = await serve(provider.protocol, [{ text: "The first half of an answer", streamError: "Overloaded" }]);
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      try {
+        const result = streamText({ model: provider.model(server.baseUrl), prompt: "hi", maxRetries: 0, onError: () => undefined });
+        const deltas: string[] = [];
+        const errors: unknown[] = [];
+        for await (const part of result.fullStream) {
+          if (part.type === "text-delta") deltas.push(part.text);
+          if (part.type === "error") errors.push(part.error);
+        }
+        expect(deltas.join("")).toBe("The first half of an answer");
+        if (provider.reportsStreamErrors) {
+          expect(errors.map(messageOf)).toEqual(["Overloaded"]);
+          expect(await result.finishReason).toBe("error");
+        } else {
+          // ollama-ai-provider-v2 cannot parse Ollama's `{"error": …}` line: it warns on the console and drops
+          // it, so the stream just ends without its `done` line; only the finish reason tells.
+          expect(errors).toEqual([]);
+          expect(await result.finishReason).toBe("other");
+          expect(warn).toHaveBeenCalledWith("Failed to parse NDJSON line:", expect.anything());
+        }
+      } finally {
+        warn.mockRestore();
+      }
     });
 
     it("HTTP 429 surfaces as an APICallError with statusCode 429 (no retries)", async () => {
       const server = await serve(provider.protocol, [{ status: 429 }]);
       const error = await rejection(generateText({ model: provider.model(server.baseUrl), prompt: "hi", maxRetries: 0 }));
 
+      // isInstance, not instanceof: @ai-sdk/deepseek bundles its own copy of @ai-sdk/provider, so its errors
+      // are not instances of the APICallError class that `ai` exports.
       expect(APICallError.isInstance(error)).toBe(true);
       const apiError = error as APICallError;
       expect(apiError.statusCode).toBe(429);
@@ -271,6 +330,21 @@ describe("protocol server scripting", () => {
     expect(String((error as Error).message)).toContain("script exhausted after 1 requests");
     expect(server.requests).toHaveLength(4); // the first, then the second and its two retries
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("a 429 that outlasts the SDK's retries arrives as a RetryError wrapping the APICallError", async () => {
+    const limited = { status: 429, headers: { "retry-after-ms": "1" } };
+    const server = await serve("anthropic", [limited, limited, limited]);
+    const model = createAnthropic({ baseURL: server.baseUrl, apiKey: API_KEY })("claude-sonnet-4-5");
+    const error = await rejection(generateText({ model, prompt: "hi", maxRetries: 2 }));
+
+    expect(RetryError.isInstance(error)).toBe(true);
+    const retryError = error as RetryError;
+    expect(retryError.reason).toBe("maxRetriesExceeded");
+    expect(retryError.errors).toHaveLength(3);
+    expect(APICallError.isInstance(retryError.lastError)).toBe(true);
+    expect((retryError.lastError as APICallError).statusCode).toBe(429);
+    expect(server.requests).toHaveLength(3);
   });
 
   it("a function script answers by what the prompt says; script() queues replies ahead of it", async () => {
