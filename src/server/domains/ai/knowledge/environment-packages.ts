@@ -49,7 +49,7 @@ export function parseCondaSpec(spec: string): { name: string; version?: string; 
     channel = text.slice(0, channelSplit);
     text = text.slice(channelSplit + 2);
   }
-  const match = /^([A-Za-z0-9_.\-]+)\s*(?:\[[^\]]*\])?\s*(.*)$/.exec(text);
+  const match = /^([A-Za-z0-9_.-]+)\s*(?:\[[^\]]*\])?\s*(.*)$/.exec(text);
   if (!match) return undefined;
   const name = match[1]!;
   let rest = match[2]!.trim();
@@ -94,7 +94,7 @@ export function packagesOfCondaFile(text: string): PackageMention[] {
 export function parsePipRequirement(line: string): { name: string; version?: string } | undefined {
   const text = line.split("#")[0]!.trim();
   if (text === "" || text.startsWith("-") || text.includes("://")) return undefined;
-  const match = /^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*(?:(==|>=|<=|~=|!=|>|<)\s*([^;\s,]+))?/.exec(text);
+  const match = /^([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?\s*(?:(==|>=|<=|~=|!=|>|<)\s*([^;\s,]+))?/.exec(text);
   if (!match) return undefined;
   const version = match[3] === undefined ? undefined : match[2] === "==" ? match[3] : `${match[2]}${match[3]}`;
   return { name: match[1]!, version };

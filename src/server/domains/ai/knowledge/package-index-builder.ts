@@ -121,7 +121,7 @@ export function commandPrograms(command: string): string[] {
   for (const part of command.replace(/\\\r?\n/g, " ").split(/\r?\n|\|\|?|;|&&/)) {
     const words = part.trim().split(/\s+/).filter((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
     const word = words[0] === "time" || words[0] === "exec" ? words[1] : words[0];
-    if (word && /^[A-Za-z0-9_.\-]+$/.test(word)) programs.push(word);
+    if (word && /^[A-Za-z0-9_.-]+$/.test(word)) programs.push(word);
   }
   return programs;
 }

@@ -35,14 +35,14 @@ export function queryWords(query: string): string[] {
   const words = query
     .slice(0, MAX_PACKAGE_QUERY_CHARS)
     .toLowerCase()
-    .split(/[^a-z0-9_.+\-]+/)
+    .split(/[^a-z0-9_.+-]+/)
     .map((word) => word.replace(/^[.\-_+]+|[.\-_+]+$/g, ""))
     .filter((word) => word.length >= 2 && !STOP_WORDS.has(word));
   return [...new Set(words)];
 }
 
 function textWords(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9_.+\-]+/).filter(Boolean);
+  return text.toLowerCase().split(/[^a-z0-9_.+-]+/).filter(Boolean);
 }
 
 /** How well one query word matches one package (0 = not at all). */
