@@ -37,7 +37,8 @@ export interface DomainHit extends AnalysisKind {
 
 /** Longest query read. */
 export const MAX_DOMAIN_QUERY_CHARS = 500;
-const MAX_DOMAIN_HITS = 5;
+/** Each hit is a couple of kilobytes; three is enough for an ambiguous ask and keeps a tool answer small. */
+const MAX_DOMAIN_HITS = 3;
 
 /** The analyses the AI knows about. */
 export const ANALYSIS_KINDS: readonly AnalysisKind[] = [
@@ -317,7 +318,7 @@ function words(text: string): string[] {
   return normalise(text).trim().split(" ").filter((word) => word.length >= 2);
 }
 
-/** Analyses matching a query (synonyms, title words, tool names), best first; at most five. */
+/** Analyses matching a query (synonyms, title words, tool names), best first; at most three, weak ones dropped. */
 export function lookupDomain(query: string): DomainHit[] {
   const text = normalise(typeof query === "string" ? query.slice(0, MAX_DOMAIN_QUERY_CHARS) : "");
   const queryStems = new Set(words(text).map(stem));
@@ -333,7 +334,9 @@ export function lookupDomain(query: string): DomainHit[] {
     if (score > 0) hits.push({ ...kind, score });
   }
   hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-  return hits.slice(0, MAX_DOMAIN_HITS);
+  // Weak matches (a shared tool name) beside a strong one are noise, not alternatives.
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((hit) => hit.score * 3 >= best).slice(0, MAX_DOMAIN_HITS);
 }
 
 const TEMPLATE_STOP_WORDS = new Set(["a", "an", "and", "for", "from", "in", "of", "on", "one", "the", "to", "with", "each", "every", "that", "this", "file", "pipeline", "rule", "rules", "run", "step", "steps", "per", "my", "some", "want", "need", "please", "make", "build", "write", "seq"]);

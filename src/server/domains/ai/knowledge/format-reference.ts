@@ -171,6 +171,7 @@ Also accepted in a rule without a lint warning, but without effect: ${inertRuleK
 ${semantics()}
 
 ## Worked example (the hello-world template; it validates and runs)
+It only runs the shell's echo, so it needs no environment; a rule that runs any other tool declares one.
 \`\`\`toml
 ${workedExample()}
 \`\`\``;

@@ -4,7 +4,7 @@
  * package's summary and example command. Read-only, bounded and pure.
  */
 import indexData from "./package-index.json" with { type: "json" };
-import type { IndexedPackage, PackageIndex, PackageUse } from "./package-index-builder.js";
+import type { IndexedPackage, PackageIndex } from "./package-index-builder.js";
 import { sameStem } from "./search-words.js";
 import { canonicalPackageName } from "./tool-summaries.js";
 
@@ -12,13 +12,25 @@ import { canonicalPackageName } from "./tool-summaries.js";
 export const MAX_PACKAGE_QUERY_CHARS = 200;
 /** Most hits one lookup returns. */
 export const MAX_PACKAGE_HITS = 20;
-/** Rules listed per hit (the index keeps more; `rule_count` has the total). */
-const RULES_PER_HIT = 5;
+/** Pipelines, rules and containers listed per hit: a tool answer must stay small (the counts give the totals). */
+const USES_PER_HIT = 5;
+const CONTAINERS_PER_HIT = 3;
 
-/** One package found by a lookup, with how well it matched (higher is better). */
-export interface PackageHit extends Omit<IndexedPackage, "rules"> {
-  rules: PackageUse[];
+/** One package found by a lookup, with how well it matched (higher is better); long lists are cut to a few. */
+export interface PackageHit extends IndexedPackage {
+  pipeline_count: number;
   score: number;
+}
+
+function hitOf(entry: IndexedPackage, score: number): PackageHit {
+  return {
+    ...entry,
+    containers: entry.containers.slice(0, CONTAINERS_PER_HIT),
+    pipelines: entry.pipelines.slice(0, USES_PER_HIT),
+    pipeline_count: entry.pipelines.length,
+    rules: entry.rules.slice(0, USES_PER_HIT),
+    score,
+  };
 }
 
 const INDEX = indexData as unknown as PackageIndex;
@@ -78,7 +90,7 @@ export function lookupPackages(query: string, limit = 10): PackageHit[] {
     if (entry.summary !== null) score += 1;
     // Among equals, a tool real pipelines already run is the safer suggestion.
     if (entry.pipelines.length > 0) score += 1;
-    scored.push({ ...entry, rules: entry.rules.slice(0, RULES_PER_HIT), score });
+    scored.push(hitOf(entry, score));
   }
   scored.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return scored.slice(0, bounded);

@@ -5,6 +5,7 @@
  * sides live in one module. Prompts are built once per task and cached.
  */
 import { parse as parseToml } from "smol-toml";
+import { getTemplate } from "../../../../engine/tools/templates.js";
 import { formatReference } from "./format-reference.js";
 
 /** The AI tasks that have a system prompt. */
@@ -65,6 +66,21 @@ First exactly one \`\`\`toml fenced code block holding the complete optimised pi
 for example "- star_align: threads 4 → 12 (the run history shows it is the longest job and CPU-bound)". Use the rule's name, or "workflow" for changes outside rules. List every change you made and nothing you did not make.`,
 };
 
+/** Tasks that write pipelines get a realistic example too: environments, named files, samples, aggregation, QC. */
+const AUTHORING_TASKS: ReadonlySet<PromptTask> = new Set(["translate", "chat", "optimize"]);
+const REALISTIC_TEMPLATE = "rnaseq-quant";
+
+/** The realistic example section: a built-in template that follows every rule above. */
+function realisticExample(): string {
+  const template = getTemplate(REALISTIC_TEMPLATE);
+  if (!template) throw new Error(`the ${REALISTIC_TEMPLATE} template is missing from templates/`);
+  return `## A realistic example (the ${REALISTIC_TEMPLATE} template)
+It follows every rule above: one environment per tool, threads and memory per rule, a log per rule, named inputs and outputs, samples from [[sample_groups]], aggregation with expand_inputs and a final MultiQC report. Use its conventions, not its tools, for other analyses.
+\`\`\`toml
+${template.toml_content.trim()}
+\`\`\``;
+}
+
 const cache = new Map<PromptTask, string>();
 
 /** The system prompt of a task: role, format reference, safety rules and output contract. Built once per task. */
@@ -73,7 +89,8 @@ export function systemPrompt(task: PromptTask): string {
   if (cached !== undefined) return cached;
   const role = ROLES[task];
   if (role === undefined) throw new Error(`no system prompt for task '${String(task)}'`);
-  const prompt = `${role}\n\n${SAFETY_RULES}\n\n${CONTRACTS[task]}\n\n${formatReference()}\n`;
+  const example = AUTHORING_TASKS.has(task) ? `\n\n${realisticExample()}` : "";
+  const prompt = `${role}\n\n${SAFETY_RULES}\n\n${CONTRACTS[task]}\n\n${formatReference()}${example}\n`;
   cache.set(task, prompt);
   return prompt;
 }

@@ -52,6 +52,9 @@ describe("lookupPackages", () => {
     expect(star.versions.length).toBeGreaterThan(0);
     expect(star.pipelines).toContain("templates/rnaseq-quant.oxoflow");
     expect(star.rules.length).toBeLessThanOrEqual(5);
+    expect(star.pipeline_count).toBeGreaterThanOrEqual(star.pipelines.length);
+    // Answers stay small enough for a model's tool result even for the most used packages.
+    expect(JSON.stringify(lookupPackages("python samtools alignment", 8)).length).toBeLessThan(8000);
     expect(star.example?.command).toMatch(/\bSTAR\b/);
     expect(star.score).toBeGreaterThan(0);
   });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { lintPipeline } from "../../../../../src/engine/check/lint.js";
 import { validatePipeline } from "../../../../../src/engine/check/validate.js";
 import { loadPipelineText } from "../../../../../src/engine/format/load.js";
 import { KNOWN_KEYS, pipelineFileSchema } from "../../../../../src/engine/format/schema.js";
@@ -66,6 +67,17 @@ describe("system prompts from the engine's format reference", () => {
     const pipeline = await loadPipelineText(example!, { detached: true });
     const result = validatePipeline(pipeline);
     expect(result.findings.filter((finding) => finding.severity === "error")).toEqual([]);
+  });
+
+  it("gives the authoring tasks a realistic example that validates and lints without warnings", async () => {
+    for (const task of ["translate", "chat", "optimize"] as const) expect(systemPrompt(task)).toContain("## A realistic example (the rnaseq-quant template)");
+    for (const task of ["explain", "interpret"] as const) expect(systemPrompt(task)).not.toContain("## A realistic example");
+    const prompt = systemPrompt("translate");
+    const example = extractToml(prompt.slice(prompt.indexOf("## A realistic example")))!;
+    expect(example).toContain('name = "rnaseq-quant"');
+    const pipeline = await loadPipelineText(example, { detached: true });
+    expect(validatePipeline(pipeline).findings.filter((finding) => finding.severity === "error")).toEqual([]);
+    expect(lintPipeline(pipeline).findings.filter((finding) => finding.severity !== "info")).toEqual([]);
   });
 
   it("states the safety rules in every prompt", () => {
