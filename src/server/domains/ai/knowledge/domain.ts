@@ -245,8 +245,8 @@ export const ANALYSIS_KINDS: readonly AnalysisKind[] = [
     synonyms: ["methylation", "bisulfite", "wgbs", "rrbs", "em-seq", "emseq", "methylseq", "cpg", "5mc", "epigenetic", "bismark"],
     steps: [
       { step: "trimming", purpose: "adapters and bisulfite-specific end trimming (--rrbs for RRBS)", tools: ["trim-galore", "fastp"] },
-      { step: "genome preparation", purpose: "bisulfite-converted index", tools: ["bismark", "bwa-meth"] },
-      { step: "alignment", purpose: "bisulfite-aware alignment", tools: ["bismark", "bwa-meth"] },
+      { step: "genome preparation", purpose: "bisulfite-converted index", tools: ["bismark", "bwameth"] },
+      { step: "alignment", purpose: "bisulfite-aware alignment", tools: ["bismark", "bwameth"] },
       { step: "deduplication", purpose: "remove PCR duplicates (not for RRBS)", tools: ["bismark", "picard"] },
       { step: "methylation extraction", purpose: "per-CpG methylation calls and M-bias", tools: ["bismark", "methyldackel"] },
       { step: "QC report", purpose: "conversion rate, M-bias, coverage", tools: ["qualimap", "multiqc"] },

@@ -37,7 +37,7 @@ export const TOOL_SUMMARIES: Readonly<Record<string, ToolSummary>> = {
   star: { summary: "Spliced aligner for RNA-seq reads against a genome (STAR), also gene counts and STARsolo single-cell", commands: ["STAR"] },
   hisat2: { summary: "Memory-efficient spliced aligner for RNA-seq reads against a genome", commands: ["hisat2", "hisat2-build"] },
   chromap: { summary: "Ultrafast aligner and preprocessor for ChIP-seq, ATAC-seq and Hi-C reads", commands: ["chromap"] },
-  "bwa-meth": { summary: "Aligner for bisulfite-converted reads built on bwa mem", commands: ["bwameth.py"] },
+  bwameth: { summary: "Aligner for bisulfite-converted reads built on bwa mem (bwa-meth)", commands: ["bwameth.py"] },
   bismark: { summary: "Bisulfite read aligner and methylation caller (bowtie2/HISAT2 based) for WGBS and RRBS", commands: ["bismark", "bismark_genome_preparation", "bismark_methylation_extractor", "deduplicate_bismark"] },
 
   // Long reads
@@ -127,7 +127,7 @@ export const TOOL_SUMMARIES: Readonly<Record<string, ToolSummary>> = {
   "kb-python": { summary: "kallisto | bustools wrapper for single-cell RNA-seq quantification", commands: ["kb"] },
   cellbender: { summary: "Removes ambient RNA and background counts from droplet single-cell data", commands: ["cellbender"] },
   "scvi-tools": { summary: "Probabilistic deep-learning models for single-cell integration and annotation", commands: ["scvi"] },
-  velocyto: { summary: "RNA velocity: counts spliced and unspliced reads per cell", commands: ["velocyto"] },
+  "velocyto.py": { summary: "RNA velocity: counts spliced and unspliced reads per cell (velocyto)", commands: ["velocyto"] },
   anndata: { summary: "Python annotated data matrix (h5ad), the storage format behind scanpy", commands: [] },
 
   // Microbiome and amplicon
@@ -179,6 +179,8 @@ export const PACKAGE_ALIASES: Readonly<Record<string, string>> = {
   "umi-tools": "umi_tools",
   circexplorer: "circexplorer2",
   bwamem2: "bwa-mem2",
+  "bwa-meth": "bwameth",
+  velocyto: "velocyto.py",
 };
 
 /** The package a name refers to: its alias target when it has one, else the lowercased name. */

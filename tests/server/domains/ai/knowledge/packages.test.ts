@@ -12,7 +12,7 @@ import { effectiveEnvironment } from "../../../../../src/engine/format/rule-sett
 import { listTemplates, TEMPLATES_DIR } from "../../../../../src/engine/tools/templates.js";
 import { buildPackageIndex, serializePackageIndex } from "../../../../../src/server/domains/ai/knowledge/package-index-builder.js";
 import { hasPackage, lookupPackages, MAX_PACKAGE_HITS, packageIndex } from "../../../../../src/server/domains/ai/knowledge/packages.js";
-import { canonicalPackageName } from "../../../../../src/server/domains/ai/knowledge/tool-summaries.js";
+import { canonicalPackageName, PACKAGE_ALIASES, TOOL_SUMMARIES } from "../../../../../src/server/domains/ai/knowledge/tool-summaries.js";
 
 const PROJECT_ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
 const INDEX_FILE = resolve(PROJECT_ROOT, "src/server/domains/ai/knowledge/package-index.json");
@@ -117,6 +117,14 @@ describe("the bundled index", () => {
       expect(entry.rules.length).toBeLessThanOrEqual(entry.rule_count);
     }
     expect(index.about).toMatch(/npm run knowledge:index/);
+  });
+
+  it("has aliases that point at described tools and never shadow one", () => {
+    for (const [alias, target] of Object.entries(PACKAGE_ALIASES)) {
+      expect(TOOL_SUMMARIES[target], `${alias} → ${target}`).toBeDefined();
+      expect(TOOL_SUMMARIES[alias], alias).toBeUndefined();
+      expect(lookupPackages(alias)[0]!.name).toBe(target);
+    }
   });
 
   it("describes the well-known tools in one line each", () => {
