@@ -1,15 +1,14 @@
 /**
- * The AI's system prompts: generated from the engine's own schema (every key it knows is named, so a key the
- * engine gains reaches the prompt), carrying a worked example the engine validates, the safety rules and each
+ * The AI's system prompts: generated from the engine's own schema (every key `strand schema` prints is named, so
+ * a key the engine gains reaches the prompt; needs `npm run build` for the command line), carrying a worked example the engine validates, the safety rules and each
  * task's output contract; and the readers of those contracts (extractToml, parseSections, parseChanges).
  */
-import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { beforeAll, describe, expect, it } from "vitest";
 import { lintPipeline } from "../../../../../src/engine/check/lint.js";
 import { validatePipeline } from "../../../../../src/engine/check/validate.js";
 import { loadPipelineText } from "../../../../../src/engine/format/load.js";
-import { KNOWN_KEYS, pipelineFileSchema } from "../../../../../src/engine/format/schema.js";
-import { formatReference } from "../../../../../src/server/domains/ai/knowledge/format-reference.js";
+import { KNOWN_KEYS } from "../../../../../src/engine/format/schema.js";
+import { formatReference, pipelineJsonSchema } from "../../../../../src/server/domains/ai/knowledge/format-reference.js";
 import {
   CHANGES_SECTION,
   extractToml,
@@ -19,13 +18,15 @@ import {
   PROMPT_TASKS,
   systemPrompt,
 } from "../../../../../src/server/domains/ai/knowledge/prompts.js";
+import { runStrand } from "../../../../support/strand-cli.js";
 
-/** The schema as `strand schema` prints it, read independently of the module under test. */
-function engineSchema(): { top: string[]; rule: string[] } {
-  const schema = z.toJSONSchema(pipelineFileSchema, { io: "input", unrepresentable: "any" }) as {
-    properties: Record<string, { items?: { properties?: Record<string, unknown> } }>;
-  };
-  return { top: Object.keys(schema.properties), rule: Object.keys(schema.properties.rules!.items!.properties!) };
+type PrintedSchema = { properties: Record<string, { items?: { properties?: Record<string, unknown> } }>; required?: string[] };
+
+/** The JSON Schema `strand schema` prints, read from the command line itself (independent of the module under test). */
+async function printedSchema(): Promise<PrintedSchema> {
+  const result = await runStrand(["schema"]);
+  expect(result.exitCode, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as PrintedSchema;
 }
 
 /** The part of the prompt between the [[rules]] outline line and the next top-level outline line. */
@@ -38,7 +39,21 @@ function rulesOutline(prompt: string): string {
 }
 
 describe("system prompts from the engine's format reference", () => {
-  const { top, rule } = engineSchema();
+  let top: string[] = [];
+  let rule: string[] = [];
+
+  beforeAll(async () => {
+    const schema = await printedSchema();
+    top = Object.keys(schema.properties);
+    rule = Object.keys(schema.properties.rules!.items!.properties!);
+  });
+
+  it("outlines the very schema `strand schema` prints", async () => {
+    const printed = await printedSchema();
+    const generated = pipelineJsonSchema() as unknown as PrintedSchema;
+    expect(generated.properties).toEqual(printed.properties);
+    expect(generated.required).toEqual(printed.required);
+  });
 
   it("derives a non-trivial key list from the engine's schema", () => {
     expect(top).toContain("workflow");
