@@ -71,6 +71,15 @@ export async function runJobs(context: ExecutionContext, caller: Caller, id: str
   return table().page(query);
 }
 
+/** The text of the pipeline a readable run ran, with the samples and config it ran with (undefined when its file is gone). */
+export async function runPipelineText(context: ExecutionContext, caller: Caller, id: string): Promise<{ text: string | undefined; samples?: string[]; config?: Record<string, string> }> {
+  const run = await readableRun(context, caller, id);
+  const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
+  const request = files ? readRequest(files) : undefined;
+  const config = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
+  return { text: pipelineText(files), samples: request?.samples, config };
+}
+
 function pipelineText(files: RunFiles | undefined): string | undefined {
   try {
     return files ? readFileSync(ranPipelinePath(files), "utf8") : undefined;
