@@ -173,6 +173,8 @@ export class Harness {
     }
     const usage = await result.totalUsage;
     if (finish === "length" && text.trim() === "") throw new ProviderFailure("output_limit", candidate.kind, candidate.model, "the reply was cut at the output limit before any text");
+    // A stream that ended without a reason (a provider error the SDK could not read) and without text is a failure.
+    if ((finish === "other" || finish === "error" || finish === undefined) && text.trim() === "") throw new ProviderFailure("bad_reply", candidate.kind, candidate.model, "the provider ended its reply without any text");
     return { text, candidate, input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 };
   }
 }

@@ -196,7 +196,8 @@ export function classifyFailure(error: unknown, candidate: ProviderCandidate): P
     if (status === undefined) return make("unreachable", `could not reach ${candidate.baseUrl}: ${said}`);
     return make("other", `HTTP ${status}: ${said}`);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" ? (error as { message: string }).message : typeof error === "string" ? error : JSON.stringify(error);
+  if (CONTEXT_WORDS.test(message)) return make("context_overflow", `the conversation is longer than the model's context: ${message}`);
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed|ECONNRESET|socket hang up/i.test(message + String((error as { cause?: unknown })?.cause ?? ""))) {
     return make("unreachable", `could not reach ${candidate.baseUrl}: ${message}`);
   }

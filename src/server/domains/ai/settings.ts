@@ -1,0 +1,168 @@
+/**
+ * AI provider settings: the shared settings (scope "server", changed only by administrators in team mode)
+ * and each user's own, kept in the store with the key sealed by the service's secret box. The key is
+ * write-only: it is never returned, logged or put in an error. Settings resolve into the provider chain
+ * the harness calls (the caller's own, then the shared one or the environment's, then discovered ones).
+ */
+import { AddressRefusal, vetHost } from "../../../engine/notify/public-address.js";
+import type { Caller } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import { SERVER_AI_SCOPE, type AiSettingsRecord, type Store } from "../../store/store.js";
+import { describeCandidate, PROVIDER_KINDS, providerChain, providerKind, unusableReason, type ProviderCandidate, type ProviderSettings } from "./providers.js";
+
+/** Seals and opens keys (the service's `SecretBox`). */
+export interface KeySealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+/** The store's AI settings methods, all this module uses. */
+export type AiSettingsStore = Pick<Store, "getAiSettings" | "putAiSettings" | "deleteAiSettings">;
+
+/** A settings change as requested (`provider: "disabled"` removes the scope's settings). */
+export interface SettingsChange {
+  provider: string;
+  api_key?: string | null;
+  model?: string | null;
+  api_url?: string | null;
+  scope?: "server" | "user";
+}
+
+/** What GET /api/ai/config shows: the provider that answers first, whether any does, and the chain. */
+export interface AiConfigView {
+  provider: string | null;
+  model: string | null;
+  api_url: string | null;
+  is_configured: boolean;
+  source: string | null;
+  chain: { provider: string; model: string; api_url: string; source: string }[];
+  server: StoredView | null;
+  user: StoredView | null;
+  can_change_server: boolean;
+}
+
+interface StoredView {
+  provider: string;
+  model: string | null;
+  api_url: string | null;
+  has_api_key: boolean;
+  updated_at: string;
+}
+
+/** Reads and changes AI settings, and resolves the chain for a caller. */
+export class AiSettings {
+  constructor(
+    private readonly store: AiSettingsStore,
+    private readonly sealer: KeySealer,
+    private readonly options: { env: NodeJS.ProcessEnv; mode: "personal" | "team" | "hpc" },
+  ) {}
+
+  /** The usable providers for this caller, in chain order (empty: AI is not configured). */
+  async chainFor(caller: Caller): Promise<ProviderCandidate[]> {
+    const [user, server] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE)]);
+    return providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, env: this.options.env });
+  }
+
+  /** The read view for a caller (no key, ever). */
+  async view(caller: Caller): Promise<AiConfigView> {
+    const [user, server, chain] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE), this.chainFor(caller)]);
+    const first = chain[0] ? describeCandidate(chain[0]) : null;
+    return {
+      provider: first?.provider ?? null,
+      model: first?.model ?? null,
+      api_url: first?.api_url ?? null,
+      is_configured: chain.length > 0,
+      source: first?.source ?? null,
+      chain: chain.map((candidate) => describeCandidate(candidate)),
+      server: server ? storedView(server) : null,
+      user: user && caller.id !== SERVER_AI_SCOPE ? storedView(user) : null,
+      can_change_server: this.mayChangeServer(caller),
+    };
+  }
+
+  /** Changes the caller's own settings or (administrators; anyone in personal mode) the shared ones. */
+  async change(caller: Caller, change: SettingsChange): Promise<AiConfigView> {
+    const scope = this.scopeOf(caller, change.scope);
+    if (change.provider.trim().toLowerCase() === "disabled") {
+      await this.store.deleteAiSettings(scope);
+      return this.view(caller);
+    }
+    const kind = providerKind(change.provider);
+    if (!kind) throw new ServiceError(400, "BAD_REQUEST", `unknown AI provider '${change.provider}'`, { suggestion: `use one of ${PROVIDER_KINDS.join(", ")} (claude is accepted for anthropic), or disabled to remove the settings` });
+    const apiUrl = blankToNull(change.api_url);
+    if (apiUrl !== null) {
+      const host = checkUrl(apiUrl);
+      // A user's own URL is reached from the server: in a shared service it must be a public address.
+      if (this.options.mode !== "personal" && !caller.admin) await publicOnly(host, this.options.env);
+    }
+    const existing = await this.store.getAiSettings(scope);
+    // A change without a key keeps the stored one when the provider stays the same (change the model alone).
+    let sealed = existing && providerKind(existing.provider) === kind ? existing.sealed_api_key : null;
+    const key = blankToNull(change.api_key);
+    if (key !== null) sealed = this.sealer.seal(key);
+    const settings: ProviderSettings = { provider: kind, api_key: sealed ? this.sealer.open(sealed) : null, api_url: apiUrl, model: blankToNull(change.model) };
+    const reason = unusableReason(settings, this.options.env);
+    if (reason) throw new ServiceError(400, "BAD_REQUEST", `these settings cannot be used: ${reason}`, { suggestion: kind === "ollama" ? "give api_url (e.g. http://127.0.0.1:11434) or set OLLAMA_HOST" : `send api_key for ${kind}` });
+    await this.store.putAiSettings({ scope, provider: kind, model: settings.model ?? null, api_url: apiUrl, sealed_api_key: sealed, updated_by: caller.id || null });
+    return this.view(caller);
+  }
+
+  private scopeOf(caller: Caller, asked: "server" | "user" | undefined): string {
+    const wanted = asked ?? (this.mayChangeServer(caller) ? "server" : "user");
+    if (wanted === "server") {
+      if (!this.mayChangeServer(caller)) throw new ServiceError(403, "ACCESS_DENIED", "only administrators change the shared AI provider", { suggestion: 'send scope "user" to set your own provider' });
+      return SERVER_AI_SCOPE;
+    }
+    if (!caller.id) throw new ServiceError(401, "AUTH_REQUIRED", "sign in to keep your own AI settings");
+    return caller.id;
+  }
+
+  private mayChangeServer(caller: Caller): boolean {
+    return this.options.mode === "personal" || caller.admin;
+  }
+
+  private settingsOf(record: AiSettingsRecord): ProviderSettings {
+    let key: string | null = null;
+    if (record.sealed_api_key) {
+      try {
+        key = this.sealer.open(record.sealed_api_key);
+      } catch {
+        key = null; // sealed with another key: unusable until set again (the view shows has_api_key)
+      }
+    }
+    return { provider: record.provider, model: record.model, api_url: record.api_url, api_key: key };
+  }
+}
+
+function storedView(record: AiSettingsRecord): StoredView {
+  return { provider: record.provider, model: record.model, api_url: record.api_url, has_api_key: record.sealed_api_key !== null, updated_at: record.updated_at };
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  return text ? text : null;
+}
+
+async function publicOnly(host: string, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    await vetHost(host, { allowPrivate: env.SERVICE_AI_ALLOW_PRIVATE_URLS === "1" });
+  } catch (error) {
+    if (!(error instanceof AddressRefusal)) throw error;
+    throw new ServiceError(400, "INVALID_URL", error.reason === "dns" ? "api_url's host does not resolve" : `api_url points at a ${error.category ?? "non-public"} address, which a shared service does not call for its users`, {
+      suggestion: "use the provider's public address, or ask an administrator to set the shared provider (SERVICE_AI_ALLOW_PRIVATE_URLS=1 lifts this)",
+    });
+  }
+}
+
+/** Checks a base URL's form; its host name. */
+function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
+  } catch {
+    throw new ServiceError(400, "INVALID_URL", `api_url '${url.slice(0, 200)}' is not a URL`, { suggestion: "give the provider's base URL, e.g. https://api.anthropic.com/v1" });
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ServiceError(400, "INVALID_URL", "api_url must be an http or https URL");
+  if (parsed.username || parsed.password) throw new ServiceError(400, "INVALID_URL", "api_url must not carry credentials", { suggestion: "send the key as api_key" });
+  return parsed.hostname;
+}
