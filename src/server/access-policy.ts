@@ -97,6 +97,13 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getMetrics: "read",
   listAudit: "admin",
   uploadLicense: "admin",
+  // AI: the settings are read by anyone signed in; drafting and diagnosis spend the provider's tokens (users
+  // and administrators); who changes the shared provider is decided by the domain (administrators only)
+  getAiConfig: "read",
+  setAiConfig: "write",
+  testAiProvider: "write",
+  translateIntent: "write",
+  translateIntentStream: "write",
   // the scheduler's queue, as squeue shows it to anyone on a login node (hpc mode; 404 in other modes)
   getHpcStatus: "read",
 };

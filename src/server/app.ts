@@ -44,6 +44,14 @@ import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
 // Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
 export { AuthService, prepareAccounts } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
+import { aiReaderFor } from "./ai-capabilities.js";
+import { aiRoutes } from "./domains/ai/routes.js";
+import { AiSettings, type KeySealer } from "./domains/ai/settings.js";
+import { providerChain } from "./domains/ai/providers.js";
+import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
+import type { AiKnowledge } from "./domains/ai/read-tools.js";
+import { SecretBox } from "./secret-box.js";
+import { configDir as licenseConfigDir } from "../license/license.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { callerOf } from "./caller.js";
 import { PathPrivacy } from "./path-privacy.js";
@@ -115,6 +123,10 @@ export interface AppOptions {
   oauth?: OAuthSettings;
   /** How long a sign-in may take at the identity provider (default 10 minutes; tests shorten it). */
   oauthStateTtlMs?: number;
+  /** `SERVICE_CONFIG_DIR`: where the key that seals AI provider keys is made when SERVICE_SECRET_KEY is not set. */
+  configDir?: string;
+  /** The knowledge the AI is given (default: the bundled one). */
+  aiKnowledge?: AiKnowledge;
 }
 
 // dist/web from src/server (tests, tsx) and dist/server alike: both are two levels below the package root.
@@ -138,6 +150,7 @@ const API_TAGS = [
   { name: "events", description: "the live event stream" },
   { name: "observability", description: "health, system, metrics and the audit log" },
   { name: "license", description: "license status" },
+  { name: "ai", description: "AI drafting, explanation and provider settings (every result is a proposal)" },
   { name: "cluster", description: "the local scheduler's partitions, nodes and jobs (hpc mode)" },
   { name: "api", description: "this API's description and documentation" },
 ];
@@ -304,6 +317,21 @@ export function createApp(options: AppOptions): ServiceApp {
     },
     (error: unknown) => log(`run recovery failed: ${error instanceof Error ? error.message : String(error)}`),
   );
+  const env = options.env ?? process.env;
+  const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ env, configDir: options.configDir ?? licenseConfigDir(env) })), { env, mode });
+  const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits };
+  app.route(
+    "/",
+    aiRoutes({
+      settings: aiSettings,
+      knowledge: options.aiKnowledge ?? bundledKnowledge,
+      readerFor: (caller) => aiReaderFor(executionContext, caller),
+      observe: (record) => {
+        prometheus.recordAiCall(record);
+        logger.info({ ai: record }, `AI ${record.task} call to ${record.provider} (${record.model}): ${record.outcome}, ${record.input_tokens}+${record.output_tokens} tokens, ${record.latency_ms} ms`);
+      },
+    }),
+  );
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
   app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler) }));
@@ -320,7 +348,7 @@ export function createApp(options: AppOptions): ServiceApp {
         prometheus,
         pingDatabase: sharedCheck(() => store.ping()),
         license: () => license.get(),
-        aiProvider: () => null,
+        aiProvider: () => providerChain({ env })[0]?.kind ?? null,
         engine: () => ({ ...supervisor.engineAvailability(), ...supervisor.counts() }),
       },
       { requestsTotal: () => requestsTotal, activeRuns: () => supervisor.counts().active, queuedRuns: () => supervisor.counts().queued, sseSubscribers: () => events.subscriberCount },
@@ -372,6 +400,15 @@ export function createApp(options: AppOptions): ServiceApp {
     return response;
   });
   return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store, auth };
+}
+
+/** A sealer whose key is read (or made) on first use, so a service that never stores a key never makes a key file. */
+function lazySealer(make: () => KeySealer): KeySealer {
+  let sealer: KeySealer | undefined;
+  return {
+    seal: (plain) => (sealer ??= make()).seal(plain),
+    open: (sealed) => (sealer ??= make()).open(sealed),
+  };
 }
 
 let fallbackRunsDir: string | undefined;

@@ -44,6 +44,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     userLimits: config.userLimits,
     signInFailures: config.signInFailures,
     oauth: config.oauth,
+    configDir: config.configDir,
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {

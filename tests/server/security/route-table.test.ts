@@ -74,6 +74,9 @@ const OWN_RUN_READ: Record<Who, number> = { anonymous: 401, viewer: 404, user: 2
 /** A control operation on the user's finished run: allowed to owner and admin (then refused by the run's state). */
 const OWN_RUN_CONTROL: Record<Who, number> = { anonymous: 401, viewer: 403, user: 400, other: 404, admin: 400 };
 
+/** An AI call with no provider configured: refused to viewers, AI_NOT_CONFIGURED for the others. */
+const AI_UNCONFIGURED: Record<Who, number> = { anonymous: 401, viewer: 403, user: 503, other: 503, admin: 503 };
+
 const tooling = (body: Record<string, unknown>): Row => ({ body, expect: READ_OK });
 const runView: Row = { params: (f) => ({ id: f.run }), expect: OWN_RUN_READ };
 
@@ -90,6 +93,12 @@ const TABLE: Record<string, Row> = {
   listAudit: { expect: ADMIN_ONLY },
   uploadLicense: { body: { license_data: "not a license" }, expect: { anonymous: 401, viewer: 403, user: 403, other: 403, admin: 400 } },
   getHpcStatus: { expect: { anonymous: 401, viewer: 404, user: 404, other: 404, admin: 404 } },
+  // AI (no provider is configured in this service: the AI calls answer 503 AI_NOT_CONFIGURED to whoever may make them)
+  getAiConfig: { expect: READ_OK },
+  setAiConfig: { body: { provider: "disabled", scope: "user" }, expect: { anonymous: 401, viewer: 403, user: 200, other: 200, admin: 200 } },
+  testAiProvider: { expect: AI_UNCONFIGURED },
+  translateIntent: { body: { intent: "align reads to a reference" }, expect: AI_UNCONFIGURED },
+  translateIntentStream: { body: { intent: "align reads to a reference" }, expect: AI_UNCONFIGURED },
   // sign-in and accounts
   login: { body: { username: ACCOUNTS.user.username, password: ACCOUNTS.user.password }, expect: PUBLIC_OK },
   logout: { ownSession: true, expect: READ_OK },

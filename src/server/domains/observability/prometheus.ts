@@ -23,6 +23,9 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<"method" | "route" | "status">;
   private readonly durations: Histogram<"method" | "route">;
+  private readonly aiCalls: Counter<"task" | "provider" | "outcome">;
+  private readonly aiTokens: Counter<"task" | "provider" | "direction">;
+  private readonly aiLatency: Histogram<"task" | "provider">;
 
   constructor(sources: PrometheusSources) {
     collectDefaultMetrics({ register: this.registry });
@@ -34,6 +37,9 @@ export class ServiceMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
+    this.aiCalls = new Counter({ name: "strand_ai_calls_total", help: "AI model calls, by task, provider and outcome (ok, rate_limit, auth, context_overflow, …)", labelNames: ["task", "provider", "outcome"], registers: [this.registry] });
+    this.aiTokens = new Counter({ name: "strand_ai_tokens_total", help: "AI tokens, by task, provider and direction (input, output)", labelNames: ["task", "provider", "direction"], registers: [this.registry] });
+    this.aiLatency = new Histogram({ name: "strand_ai_call_duration_seconds", help: "time of an AI model call, by task and provider", labelNames: ["task", "provider"], buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120], registers: [this.registry] });
     new Gauge({
       name: "strand_runs",
       help: "runs in the store, by status",
@@ -64,6 +70,14 @@ export class ServiceMetrics {
   recordRequest(record: RequestRecord): void {
     this.requests.inc({ method: record.method, route: record.route, status: String(record.status) });
     this.durations.observe({ method: record.method, route: record.route }, record.seconds);
+  }
+
+  /** Counts one AI model call: outcome, tokens and latency. */
+  recordAiCall(record: { task: string; provider: string; outcome: string; input_tokens: number; output_tokens: number; latency_ms: number }): void {
+    this.aiCalls.inc({ task: record.task, provider: record.provider, outcome: record.outcome });
+    this.aiTokens.inc({ task: record.task, provider: record.provider, direction: "input" }, record.input_tokens);
+    this.aiTokens.inc({ task: record.task, provider: record.provider, direction: "output" }, record.output_tokens);
+    this.aiLatency.observe({ task: record.task, provider: record.provider }, record.latency_ms / 1000);
   }
 
   /** The metrics in the Prometheus text exposition format, and its content type. */
