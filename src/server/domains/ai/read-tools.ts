@@ -14,7 +14,10 @@ export interface AiKnowledge {
   lookupPackages(query: string, limit?: number): unknown[];
   lookupDomain(query: string): unknown[];
   matchTemplates(intent: string, templates: TemplateHint[]): { name: string; score: number }[];
-  parseSections(reply: string, names: string[]): Record<string, string>;
+  /** The named sections of a reply (every name present; a section the reply lacks is empty). */
+  parseSections(reply: string, names: readonly string[]): Record<string, { text: string; bullets: string[] }>;
+  /** Optimize's "Changes" lines: `- <rule>: <what> → <new> (<why>)`. */
+  parseChanges(reply: string): { rule: string; what: string; to: string; why: string }[];
 }
 
 /** Longest text a tool hands back to the model. */
