@@ -137,6 +137,8 @@ export class Harness {
       maxOutputTokens: request.maxOutputTokens ?? 4096,
       maxRetries: 0,
       abortSignal: request.signal,
+      // Errors arrive as parts of the stream below, where they are classified; the SDK's default prints them.
+      onError: () => {},
     });
     let text = "";
     let finish: string | undefined;
