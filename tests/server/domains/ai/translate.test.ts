@@ -48,6 +48,11 @@ describe("translate through a local Anthropic-protocol server", () => {
     const correction = JSON.stringify(calls[1]!.body.messages.at(-1));
     expect(correction).toContain("alignn");
     expect(correction).toMatch(/rejected/);
+    // Each call counted, with its tokens, and logged.
+    const metrics = await (await fetch(`${service.url}/api/metrics?format=prometheus`)).text();
+    expect(metrics).toMatch(/strand_ai_calls_total\{task="translate",provider="anthropic",outcome="ok"\} [2-9]/);
+    expect(metrics).toMatch(/strand_ai_tokens_total\{task="translate",provider="anthropic",direction="output"\} \d+/);
+    expect(service.logs.some((entry) => String(entry.msg).startsWith("AI translate call to anthropic (claude-test): ok"))).toBe(true);
     // Nothing was saved: a draft is a proposal.
     const saved = await (await fetch(`${service.url}/api/pipelines`)).json();
     expect(JSON.stringify(saved)).not.toContain("align-reads");
