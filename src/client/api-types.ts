@@ -2117,10 +2117,12 @@ export interface components {
             intent: string;
         };
         TranslateResult: {
+            /** @description other tools for the draft's steps, from strand's notes on each kind of analysis */
             alternatives: {
+                alternatives: string[];
                 reason: string;
-                score: number;
-                template: string;
+                rule: string;
+                tool: string;
             }[];
             cached: boolean;
             confidence: number;

@@ -61,7 +61,9 @@ export const TranslateResultSchema = z
       summary: z.string(),
       steps: z.array(z.object({ rule: z.string(), purpose: z.string(), tool: z.string(), key_params: z.string(), why_chosen: z.string() })),
     }),
-    alternatives: z.array(z.object({ template: z.string(), score: z.number(), reason: z.string() })),
+    alternatives: z
+      .array(z.object({ rule: z.string(), tool: z.string(), alternatives: z.array(z.string()), reason: z.string() }))
+      .openapi({ description: "other tools for the draft's steps, from strand's notes on each kind of analysis" }),
     confidence: z.number(),
     validation: z.object({ valid: z.boolean(), warnings: z.array(Finding) }),
     provider: z.object({ provider: z.string(), model: z.string() }),

@@ -38,7 +38,8 @@ export interface TranslateResult {
   pipeline_id: string;
   toml_content: string;
   explanation: { summary: string; steps: DraftStep[] };
-  alternatives: { template: string; score: number; reason: string }[];
+  /** Other tools for the draft's steps, from strand's notes on each kind of analysis (derived from the draft, not from keywords). */
+  alternatives: { rule: string; tool: string; alternatives: string[]; reason: string }[];
   confidence: number;
   validation: { valid: boolean; warnings: { code: string; message: string; suggestion?: string | null }[] };
   provider: { provider: string; model: string };
@@ -129,7 +130,7 @@ export async function translate(input: {
     pipeline_id: randomUUID(),
     toml_content: toml,
     explanation: { summary: `${rules.length} rule(s): ${rules.map((rule) => rule.name).join(" → ")}`, steps: rules.map((rule) => explainRule(rule, knowledge)) },
-    alternatives: matches.slice(0, 3).map((match) => ({ template: match.name, score: match.score, reason: `the template '${match.name}' matches words of the request` })),
+    alternatives: alternativesOf(rules.map((rule) => explainRule(rule, knowledge)), knowledge),
     confidence: confidenceOf(rounds, validation.warnings.length, provider?.source),
     validation: { valid: true, warnings: validation.warnings.map(({ code, message, suggestion }) => ({ code, message, suggestion: suggestion ?? null })) },
     provider: { provider: provider?.provider ?? "", model: provider?.model ?? "" },
@@ -183,6 +184,22 @@ function explainRule(rule: RuleFacts, knowledge: AiKnowledge): DraftStep {
     key_params: [`threads: ${rule.threads}`, rule.memory ? `memory: ${rule.memory}` : undefined].filter(Boolean).join(", "),
     why_chosen: known ?? (rule.description ? `${tool} does this step: ${rule.description}` : `${tool} runs this step`),
   };
+}
+
+/** For each step whose tool strand's analysis notes know, the other tools of that step. */
+function alternativesOf(steps: DraftStep[], knowledge: AiKnowledge): TranslateResult["alternatives"] {
+  const found: TranslateResult["alternatives"] = [];
+  for (const step of steps) {
+    const tool = step.tool.toLowerCase();
+    for (const kind of knowledge.lookupDomain(tool) as { title?: string; steps?: { step: string; tools: string[] }[] }[]) {
+      const known = kind.steps?.find((candidate) => candidate.tools.some((name) => name.toLowerCase() === tool));
+      if (!known) continue;
+      const others = known.tools.filter((name) => name.toLowerCase() !== tool);
+      if (others.length > 0) found.push({ rule: step.rule, tool: step.tool, alternatives: others, reason: `other tools for ${known.step} (${kind.title ?? "this analysis"})` });
+      break;
+    }
+  }
+  return found;
 }
 
 /** The program a shell command starts (skipping assignments and common wrappers). */

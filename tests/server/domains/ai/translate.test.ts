@@ -37,6 +37,7 @@ describe("translate through a local Anthropic-protocol server", () => {
       ["align", "bwa"],
       ["sort", "samtools"],
     ]);
+    expect(draft.alternatives.find((entry: { rule: string }) => entry.rule === "align")?.alternatives.length).toBeGreaterThan(0);
     expect(draft.confidence).toBeGreaterThan(0);
     expect(draft.confidence).toBeLessThan(1);
     const calls = anthropic.requests.slice(before);
