@@ -127,6 +127,8 @@ export interface AppOptions {
   configDir?: string;
   /** The knowledge the AI is given (default: the bundled one). */
   aiKnowledge?: AiKnowledge;
+  /** How long one AI provider may take for one call before the next is tried (`SERVICE_AI_TIMEOUT`, default 180 s). */
+  aiTimeoutMs?: number;
 }
 
 // dist/web from src/server (tests, tsx) and dist/server alike: both are two levels below the package root.
@@ -326,6 +328,7 @@ export function createApp(options: AppOptions): ServiceApp {
       settings: aiSettings,
       knowledge: options.aiKnowledge ?? bundledKnowledge,
       readerFor: (caller) => aiReaderFor(executionContext, caller),
+      callTimeoutMs: options.aiTimeoutMs,
       observe: (record) => {
         prometheus.recordAiCall(record);
         logger.info({ ai: record }, `AI ${record.task} call to ${record.provider} (${record.model}): ${record.outcome}, ${record.input_tokens}+${record.output_tokens} tokens, ${record.latency_ms} ms`);

@@ -55,6 +55,8 @@ export interface ServiceConfig {
   userLimits: UserLimits;
   /** `SERVICE_SIGNIN_MAX_FAILURES`: failed sign-ins of one account before further attempts are delayed (default 5, 0 off). */
   signInFailures: number;
+  /** `SERVICE_AI_TIMEOUT`: seconds one AI provider may take for one call before the next is tried (default 180). */
+  aiTimeoutMs: number;
   /** `SERVICE_OAUTH_<GITHUB|ORCID>_CLIENT_ID` / `_CLIENT_SECRET` / `_BASE_URL` (and `SERVICE_OAUTH_GITHUB_API_URL`): sign-in with GitHub and ORCID (team and hpc modes). */
   oauth: OAuthSettings;
 }
@@ -164,6 +166,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     sessionTtlMs: integer(env.SERVICE_SESSION_HOURS, "SERVICE_SESSION_HOURS", 168, 1) * 3600 * 1000,
     userLimits: userLimits(env, mode),
     signInFailures: integer(env.SERVICE_SIGNIN_MAX_FAILURES, "SERVICE_SIGNIN_MAX_FAILURES", DEFAULT_SIGN_IN_FAILURES),
+    aiTimeoutMs: integer(env.SERVICE_AI_TIMEOUT, "SERVICE_AI_TIMEOUT", 180, 1) * 1000,
     adminPassword,
     // Personal mode has no sign-in: OAuth settings left in the environment neither apply nor stop it.
     oauth: mode === "personal" ? {} : oauthSettingsFromEnv(env),

@@ -45,6 +45,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     signInFailures: config.signInFailures,
     oauth: config.oauth,
     configDir: config.configDir,
+    aiTimeoutMs: config.aiTimeoutMs,
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {

@@ -66,6 +66,9 @@ export class ChainFailure extends Error {
   }
 }
 
+/** How long one provider may take to finish a call before the next is tried (`SERVICE_AI_TIMEOUT` seconds). */
+export const DEFAULT_CALL_TIMEOUT_MS = 180_000;
+
 /** Tool results are summarised in events to this many characters. */
 const SUMMARY_CHARS = 200;
 
@@ -74,6 +77,7 @@ export class Harness {
   constructor(
     readonly chain: readonly ProviderCandidate[],
     private readonly observe: CallObserver = () => {},
+    private readonly timeoutMs: number = DEFAULT_CALL_TIMEOUT_MS,
   ) {}
 
   /** The provider that would answer first, as answers show it. */
@@ -107,14 +111,18 @@ export class Harness {
       this.observe({ task: request.task, provider: candidate.kind, model: candidate.model, source: candidate.source, outcome, input_tokens: inputTokens, output_tokens: outputTokens, latency_ms: Math.round(performance.now() - started) });
     let messages = request.messages;
     for (let attempt = 0; ; attempt++) {
+      const timeout = AbortSignal.timeout(this.timeoutMs);
       try {
-        const answer = await this.stream(candidate, { ...request, messages });
+        const answer = await this.stream(candidate, { ...request, messages, signal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout });
         inputTokens = answer.input_tokens;
         outputTokens = answer.output_tokens;
         record("ok");
         return { ...answer, latency_ms: Math.round(performance.now() - started) };
       } catch (error) {
-        const failure = classifyFailure(error, candidate);
+        const failure =
+          timeout.aborted && !request.signal?.aborted
+            ? new ProviderFailure("timeout", candidate.kind, candidate.model, `no complete answer within ${this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`} (SERVICE_AI_TIMEOUT)`)
+            : classifyFailure(error, candidate);
         // A conversation longer than the model's context: once, keep only the latest turns.
         if (failure.kind === "context_overflow" && attempt === 0 && messages.length > 6) {
           messages = messages.slice(-6);

@@ -163,7 +163,7 @@ export function languageModel(candidate: ProviderCandidate): LanguageModel {
 }
 
 /** What went wrong with a provider, in the classes callers act on differently. */
-export type ProviderFailureKind = "rate_limit" | "auth" | "context_overflow" | "output_limit" | "unreachable" | "bad_reply" | "cancelled" | "other";
+export type ProviderFailureKind = "rate_limit" | "auth" | "context_overflow" | "output_limit" | "unreachable" | "timeout" | "bad_reply" | "cancelled" | "other";
 
 /** A provider call that failed, classified, with the provider named. */
 export class ProviderFailure extends Error {

@@ -89,7 +89,7 @@ export function aiRoutes(context: AiContext): OpenAPIHono {
     const started = performance.now();
     try {
       // Only the first provider: the test is of the settings that answer first, not of the fallbacks.
-      const single = new Harness([first], context.observe);
+      const single = new Harness([first], context.observe, context.callTimeoutMs);
       const answer = await single.call({ task: "test", system: "You answer with one word.", messages: [{ role: "user", content: "Reply with the word OK." }], maxOutputTokens: 16, signal: c.req.raw.signal });
       return c.json({ success: true, message: `Test successful: ${answer.text.trim().slice(0, 200)}`, provider: first.kind, model: first.model, latency_ms: answer.latency_ms }, 200);
     } catch (error) {

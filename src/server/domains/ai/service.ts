@@ -17,6 +17,8 @@ export interface AiContext {
   readerFor(caller: Caller): AiReader;
   /** Where each model call's tokens and latency go (metrics and the log). */
   observe: CallObserver;
+  /** How long one provider may take for one call (default 180 s). */
+  callTimeoutMs?: number;
 }
 
 /** The error of every AI endpoint when no provider can be used. */
@@ -30,5 +32,5 @@ export function notConfigured(): ServiceError {
 export async function harnessFor(context: AiContext, caller: Caller): Promise<Harness> {
   const chain = await context.settings.chainFor(caller);
   if (chain.length === 0) throw notConfigured();
-  return new Harness(chain, context.observe);
+  return new Harness(chain, context.observe, context.callTimeoutMs);
 }

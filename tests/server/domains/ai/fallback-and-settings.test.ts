@@ -152,3 +152,32 @@ describe("AI settings in a team", () => {
     expect((mine.body.chain as { source: string }[]).map((entry) => entry.source)).toEqual(["user", "server"]);
   });
 });
+
+describe("a provider that does not answer in time", () => {
+  let slow: ProtocolServer;
+  let quick: ProtocolServer;
+  let service: TestService;
+  beforeAll(async () => {
+    [slow, quick] = await Promise.all([startProtocolServer("anthropic"), startProtocolServer("openai")]);
+    service = await startTestService({
+      aiTimeoutMs: 400,
+      env: { SERVICE_AI_PROVIDER: "anthropic", SERVICE_AI_API_KEY: "k", SERVICE_AI_API_URL: slow.baseUrl, OPENAI_API_KEY: "o", OPENAI_BASE_URL: quick.baseUrl },
+    });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await Promise.all([slow, quick].map((server) => server?.close()));
+  });
+
+  it("is given up on after SERVICE_AI_TIMEOUT, its request cancelled, and the next provider answers", async () => {
+    forgetTranslations();
+    slow.script({ text: fenced(VALID_DRAFT), delayMs: 5000 });
+    quick.script({ text: fenced(VALID_DRAFT) });
+    const index = slow.requests.length;
+    const events = sseEvents(await (await post(service, "/api/ai/translate/stream", { intent: "align and sort, in time" })).text());
+    const fallback = events.find((entry) => entry.event === "progress" && entry.data.step === "fallback")!.data;
+    expect(fallback.message).toMatch(/^anthropic \(claude-sonnet-4-5\): no complete answer within 400 ms \(SERVICE_AI_TIMEOUT\); trying openai/);
+    expect(events.find((entry) => entry.event === "done")!.data.provider.provider).toBe("openai");
+    expect((await slow.settled(index)).aborted).toBe(true);
+  });
+});
