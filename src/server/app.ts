@@ -46,6 +46,7 @@ export { AuthService, prepareAccounts } from "./domains/auth/service.js";
 import { OperationMatcher } from "./operation-matcher.js";
 import { aiReaderFor } from "./ai-capabilities.js";
 import { aiRoutes } from "./domains/ai/routes.js";
+import { CallGate } from "./domains/ai/harness.js";
 import { AiSettings, type KeySealer } from "./domains/ai/settings.js";
 import { providerChain } from "./domains/ai/providers.js";
 import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
@@ -329,6 +330,7 @@ export function createApp(options: AppOptions): ServiceApp {
       knowledge: options.aiKnowledge ?? bundledKnowledge,
       readerFor: (caller) => aiReaderFor(executionContext, caller),
       callTimeoutMs: options.aiTimeoutMs,
+      gate: new CallGate(4),
       observe: (record) => {
         prometheus.recordAiCall(record);
         logger.info({ ai: record }, `AI ${record.task} call to ${record.provider} (${record.model}): ${record.outcome}, ${record.input_tokens}+${record.output_tokens} tokens, ${record.latency_ms} ms`);

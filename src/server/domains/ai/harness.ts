@@ -6,6 +6,7 @@
  * write, say — are refused and the refusal goes back to the model.
  */
 import { NoSuchToolError, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
+import { ServiceError } from "../../errors.js";
 import { classifyFailure, describeCandidate, languageModel, ProviderFailure, type ProviderCandidate } from "./providers.js";
 
 /** What each call of the harness is for (shown in logs and metrics). */
@@ -72,12 +73,38 @@ export const DEFAULT_CALL_TIMEOUT_MS = 180_000;
 /** Tool results are summarised in events to this many characters. */
 const SUMMARY_CHARS = 200;
 
+/** Model calls in flight per user, so one user's many requests cannot take every provider connection. */
+export class CallGate {
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(readonly perUser: number) {}
+
+  /** Takes a slot for `user` (released by the function returned); RATE_LIMITED when all of theirs are taken. */
+  enter(user: string): () => void {
+    const count = this.inFlight.get(user) ?? 0;
+    if (count >= this.perUser) {
+      throw new ServiceError(429, "RATE_LIMITED", `${count} AI calls of yours are already in progress`, { detail: "retry in 5s", suggestion: "wait for them to finish (or cancel one)", headers: { "Retry-After": "5" } });
+    }
+    this.inFlight.set(user, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.inFlight.get(user) ?? 1) - 1;
+      if (left <= 0) this.inFlight.delete(user);
+      else this.inFlight.set(user, left);
+    };
+  }
+}
+
 /** Calls models through a provider chain. */
 export class Harness {
   constructor(
     readonly chain: readonly ProviderCandidate[],
     private readonly observe: CallObserver = () => {},
     private readonly timeoutMs: number = DEFAULT_CALL_TIMEOUT_MS,
+    /** The caller's slot in the per-user gate, taken for each call. */
+    private readonly slot: { gate: CallGate; user: string } | undefined = undefined,
   ) {}
 
   /** The provider that would answer first, as answers show it. */
@@ -87,6 +114,15 @@ export class Harness {
 
   /** Asks each candidate in turn until one answers; ChainFailure when none does (or the caller cancelled). */
   async call(request: ModelRequest): Promise<ModelAnswer> {
+    const release = this.slot ? this.slot.gate.enter(this.slot.user) : () => {};
+    try {
+      return await this.callChain(request);
+    } finally {
+      release();
+    }
+  }
+
+  private async callChain(request: ModelRequest): Promise<ModelAnswer> {
     const failures: ProviderFailure[] = [];
     for (let index = 0; index < this.chain.length; index++) {
       const candidate = this.chain[index]!;

@@ -4,7 +4,7 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import { Harness, type CallObserver } from "./harness.js";
+import { CallGate, Harness, type CallObserver } from "./harness.js";
 import type { AiKnowledge } from "./read-tools.js";
 import type { AiReader } from "./reader.js";
 import type { AiSettings } from "./settings.js";
@@ -19,7 +19,11 @@ export interface AiContext {
   observe: CallObserver;
   /** How long one provider may take for one call (default 180 s). */
   callTimeoutMs?: number;
+  /** Model calls in flight per user (default: 4 each). */
+  gate?: CallGate;
 }
+
+const defaultGate = new CallGate(4);
 
 /** The error of every AI endpoint when no provider can be used. */
 export function notConfigured(): ServiceError {
@@ -32,5 +36,5 @@ export function notConfigured(): ServiceError {
 export async function harnessFor(context: AiContext, caller: Caller): Promise<Harness> {
   const chain = await context.settings.chainFor(caller);
   if (chain.length === 0) throw notConfigured();
-  return new Harness(chain, context.observe, context.callTimeoutMs);
+  return new Harness(chain, context.observe, context.callTimeoutMs, { gate: context.gate ?? defaultGate, user: caller.id || "anonymous" });
 }

@@ -105,6 +105,16 @@ describe("translate through a local Anthropic-protocol server", () => {
     expect(body.suggestion).toMatch(/^Try the hello-world template/);
   });
 
+  it("lets one user have 4 model calls in flight; a fifth is RATE_LIMITED with Retry-After", async () => {
+    anthropic.script(...Array.from({ length: 4 }, () => ({ text: fenced(VALID_DRAFT), delayMs: 700 })));
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, index) => post(service, "/api/ai/translate", { intent: `pipeline number ${index} for the gate` })));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect((await refused.json()).code).toBe("RATE_LIMITED");
+  });
+
   it("cancels the model call when the client leaves the stream", async () => {
     anthropic.script({ text: fenced(VALID_DRAFT), delayMs: 200, chunkDelayMs: 200 });
     const index = anthropic.requests.length;
