@@ -21,6 +21,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ai/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Why a run's job failed: the deterministic diagnosis plus the model's explanation, grounded in the job's stderr tail, exit code and command, with the evidence it quotes */
+        post: operations["explainRunFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/interpret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a run's results show: narrative, highlights, caveats and next steps, grounded in its result files and their first lines */
+        post: operations["interpretRunResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/optimize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A saved pipeline tuned for speed, cost or sensitivity, validated by the engine, with the changes compared rule by rule and effects estimated from your runs of it; never saved */
+        post: operations["optimizePipeline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ai/test": {
         parameters: {
             query?: never;
@@ -1334,6 +1385,63 @@ export interface components {
             message: string;
             suggestion?: string;
         };
+        ExplainRequest: {
+            /** @description the failed job to explain (default: the first failure) */
+            job?: string;
+            /** @description the language of the explanation (default English); the quoted evidence stays as it is */
+            language?: string;
+            run_id: string;
+        };
+        ExplainResult: {
+            /** @description the evidence the summary really quotes, found by matching it against the stderr tail, exit code and command */
+            citations: {
+                job: string | null;
+                /** @enum {string} */
+                kind: "stderr" | "exit_code" | "command";
+                /** @description the stderr line, `exit code N` or the command, exactly as given to the model */
+                text: string;
+            }[];
+            /** @description the explained job first, then up to 4 other failed jobs, each with the deterministic diagnosis of GET /api/runs/{id}/diagnostics */
+            failures: {
+                /** @description the command the job ran, rendered by the engine */
+                command: string | null;
+                diagnosis: {
+                    category: string;
+                    likely_cause: string;
+                    pattern: string;
+                    suggestions: string[];
+                };
+                exit_code: number | null;
+                job: string | null;
+                rule: string | null;
+                /** @description the last lines of the job's stderr (at most 60, each cut to 400 characters) */
+                stderr_tail: string[];
+            }[];
+            fix_suggestion: {
+                action: string;
+                /** @enum {boolean} */
+                automated: false;
+                estimated_impact: string;
+            } | null;
+            /** @description the job explained (null: the run failed before any job) */
+            job: string | null;
+            /** @description the provider and model that answered */
+            provider: {
+                model: string;
+                provider: string;
+            };
+            /** @description from the deterministic diagnosis of the explained job, not from the model */
+            root_cause: {
+                confidence: number;
+                error_type: string;
+                evidence: string;
+                job: string | null;
+                rule: string | null;
+            } | null;
+            run_id: string;
+            /** @description the model's explanation (Markdown) */
+            summary: string;
+        };
         ExportBody: {
             /** @enum {string} */
             format?: "docker" | "singularity";
@@ -1499,6 +1607,42 @@ export interface components {
             /** @description strand+https://<host>/share/<token>, oxo+https://<host>/share/<token> (an oxo-flow server's share) or toml+https://<location> */
             url: string;
         };
+        InterpretRequest: {
+            /**
+             * @description what to look for: deg (differential expression), variants, qc, or general (the default)
+             * @enum {string}
+             */
+            result_type?: "general" | "deg" | "variants" | "qc";
+            run_id: string;
+        };
+        InterpretResult: {
+            /** @description the model's caveats; one saying the text is AI-written when the model gave none */
+            caveats: string[];
+            files: {
+                /** @description the first line (a table's header); null when binary or not read */
+                header: string | null;
+                path: string;
+                size_bytes: number;
+            }[];
+            highlights: {
+                finding: string;
+                significance: string;
+                /** @description the result file(s) the finding comes from */
+                supporting_evidence: string;
+            }[];
+            /** @description sections the model left out (Narrative, Highlights, Caveats, Suggested next): their lists are empty */
+            missing_sections: string[];
+            narrative: string;
+            /** @description the provider and model that answered */
+            provider: {
+                model: string;
+                provider: string;
+            };
+            /** @enum {string} */
+            result_type: "general" | "deg" | "variants" | "qc";
+            run_id: string;
+            suggested_next: string[];
+        };
         LicenseStatus: {
             contact: string;
             expires_at: string | null;
@@ -1576,6 +1720,59 @@ export interface components {
              */
             role: "admin" | "user" | "viewer";
             username: string;
+        };
+        OptimizeRequest: {
+            /** @description limits per rule; a proposal above them is rejected */
+            constraints?: {
+                max_memory?: string;
+                max_threads?: number;
+            };
+            /** @enum {string} */
+            goal: "speed" | "cost" | "sensitivity";
+            /** @description a saved pipeline you may read (a translate draft id is NOT_FOUND: save its toml_content first) */
+            pipeline_id: string;
+        };
+        OptimizeResult: {
+            /** @description computed by comparing the rules' settings before and after */
+            changes: {
+                after: string;
+                before: string;
+                expected_impact: string;
+                field: string;
+                /** @description the model's reason, from its Changes list */
+                rationale: string;
+                /** @description the rule, or workflow for tables outside the rules */
+                rule: string;
+            }[];
+            estimated: {
+                /** @enum {string} */
+                basis: "run_history" | "none";
+                memory_reduction: string;
+                /** @description how the figures were reckoned */
+                method: string;
+                runs_considered: number;
+                time_saved: string;
+            };
+            /** @enum {string} */
+            goal: "speed" | "cost" | "sensitivity";
+            /** @description the proposal, validated by the engine; nothing is saved */
+            optimized_toml: string;
+            pipeline_id: string;
+            /** @description the provider and model that answered */
+            provider: {
+                model: string;
+                provider: string;
+            };
+            /** @description model replies it took (1 = accepted at once) */
+            rounds: number;
+            validation: {
+                valid: boolean;
+                warnings: {
+                    code: string;
+                    message: string;
+                    suggestion?: string | null;
+                }[];
+            };
         };
         ParseResult: {
             config: {
@@ -2350,6 +2547,348 @@ export interface operations {
             };
             /** @description an unexpected error (INTERNAL, with the request id in detail) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    explainRunFailure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExplainRequest"];
+            };
+        };
+        responses: {
+            /** @description the explanation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplainResult"];
+                };
+            };
+            /** @description BAD_REQUEST: the run has no failed job (or not the one named); AI_EXPLAIN_ERROR: every provider failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no run you may read has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI_NOT_CONFIGURED: no usable AI provider */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    interpretRunResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterpretRequest"];
+            };
+        };
+        responses: {
+            /** @description the interpretation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterpretResult"];
+                };
+            };
+            /** @description BAD_REQUEST: the run has no result files yet; AI_INTERPRET_ERROR: every provider failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no run you may read has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI_NOT_CONFIGURED: no usable AI provider */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optimizePipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptimizeRequest"];
+            };
+        };
+        responses: {
+            /** @description the proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptimizeResult"];
+                };
+            };
+            /** @description AI_OPTIMIZE_ERROR: every provider failed, or the proposal kept engine errors or broke the constraints */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no saved pipeline you may read has this id (a translate draft is not saved) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI_NOT_CONFIGURED: no usable AI provider */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -104,6 +104,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   testAiProvider: "write",
   translateIntent: "write",
   translateIntentStream: "write",
+  explainRunFailure: "write",
+  interpretRunResults: "write",
+  optimizePipeline: "write",
   // the scheduler's queue, as squeue shows it to anyone on a login node (hpc mode; 404 in other modes)
   getHpcStatus: "read",
 };

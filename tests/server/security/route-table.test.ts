@@ -99,6 +99,10 @@ const TABLE: Record<string, Row> = {
   testAiProvider: { expect: AI_UNCONFIGURED },
   translateIntent: { body: { intent: "align reads to a reference" }, expect: AI_UNCONFIGURED },
   translateIntentStream: { body: { intent: "align reads to a reference" }, expect: AI_UNCONFIGURED },
+  // AI_NOT_CONFIGURED comes before the ownership check (which tests/server/domains/ai/*.test.ts prove with a provider)
+  explainRunFailure: { body: (f) => ({ run_id: f.run }), expect: AI_UNCONFIGURED },
+  interpretRunResults: { body: (f) => ({ run_id: f.run }), expect: AI_UNCONFIGURED },
+  optimizePipeline: { body: (f) => ({ pipeline_id: f.pipeline, goal: "speed" }), expect: AI_UNCONFIGURED },
   // sign-in and accounts
   login: { body: { username: ACCOUNTS.user.username, password: ACCOUNTS.user.password }, expect: PUBLIC_OK },
   logout: { ownSession: true, expect: READ_OK },

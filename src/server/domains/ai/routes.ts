@@ -1,7 +1,7 @@
 /**
  * HTTP adapter of the AI domain: provider settings (`GET/POST /api/ai/config`, `POST /api/ai/test`) and
- * translate (`POST /api/ai/translate`, and `…/stream` as server-sent events). Every result is a proposal:
- * nothing here saves a pipeline or starts a run.
+ * translate (`POST /api/ai/translate`, and `…/stream` as server-sent events), and explain, interpret and
+ * optimize. Every result is a proposal: nothing here saves a pipeline or starts a run.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { callerOf } from "../../caller.js";
@@ -9,7 +9,22 @@ import { ServiceError } from "../../errors.js";
 import { failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
 import { namedEventStream } from "./event-stream.js";
 import { ChainFailure, Harness } from "./harness.js";
-import { AiConfigChange, AiConfigView, AiTestResult, TranslateRequestSchema, TranslateResultSchema } from "./schemas.js";
+import { explain } from "./explain.js";
+import { interpret } from "./interpret.js";
+import { optimize } from "./optimize.js";
+import {
+  AiConfigChange,
+  AiConfigView,
+  AiTestResult,
+  ExplainRequestSchema,
+  ExplainResultSchema,
+  InterpretRequestSchema,
+  InterpretResultSchema,
+  OptimizeRequestSchema,
+  OptimizeResultSchema,
+  TranslateRequestSchema,
+  TranslateResultSchema,
+} from "./schemas.js";
 import { harnessFor, type AiContext } from "./service.js";
 import { translate } from "./translate.js";
 
@@ -77,6 +92,51 @@ const translateStreamRoute = createRoute({
   },
 });
 
+const explainRoute = createRoute({
+  method: "post",
+  path: "/api/ai/explain",
+  operationId: "explainRunFailure",
+  tags: ["ai"],
+  summary: "Why a run's job failed: the deterministic diagnosis plus the model's explanation, grounded in the job's stderr tail, exit code and command, with the evidence it quotes",
+  request: jsonBody(ExplainRequestSchema),
+  responses: {
+    200: jsonResponse(ExplainResultSchema, "the explanation"),
+    400: failureResponse("BAD_REQUEST: the run has no failed job (or not the one named); AI_EXPLAIN_ERROR: every provider failed"),
+    404: failureResponse("no run you may read has this id"),
+    503: notConfiguredResponse,
+  },
+});
+
+const interpretRoute = createRoute({
+  method: "post",
+  path: "/api/ai/interpret",
+  operationId: "interpretRunResults",
+  tags: ["ai"],
+  summary: "What a run's results show: narrative, highlights, caveats and next steps, grounded in its result files and their first lines",
+  request: jsonBody(InterpretRequestSchema),
+  responses: {
+    200: jsonResponse(InterpretResultSchema, "the interpretation"),
+    400: failureResponse("BAD_REQUEST: the run has no result files yet; AI_INTERPRET_ERROR: every provider failed"),
+    404: failureResponse("no run you may read has this id"),
+    503: notConfiguredResponse,
+  },
+});
+
+const optimizeRoute = createRoute({
+  method: "post",
+  path: "/api/ai/optimize",
+  operationId: "optimizePipeline",
+  tags: ["ai"],
+  summary: "A saved pipeline tuned for speed, cost or sensitivity, validated by the engine, with the changes compared rule by rule and effects estimated from your runs of it; never saved",
+  request: jsonBody(OptimizeRequestSchema),
+  responses: {
+    200: jsonResponse(OptimizeResultSchema, "the proposal"),
+    400: failureResponse("AI_OPTIMIZE_ERROR: every provider failed, or the proposal kept engine errors or broke the constraints"),
+    404: failureResponse("no saved pipeline you may read has this id (a translate draft is not saved)"),
+    503: notConfiguredResponse,
+  },
+});
+
 /** The AI router. */
 export function aiRoutes(context: AiContext): OpenAPIHono {
   const router = new OpenAPIHono();
@@ -103,6 +163,28 @@ export function aiRoutes(context: AiContext): OpenAPIHono {
     const harness = await harnessFor(context, caller);
     const body = c.req.valid("json");
     const result = await translate({ request: { intent: body.intent, data: body.context?.data }, owner: caller.id, harness, reader: context.readerFor(caller), knowledge: context.knowledge, signal: c.req.raw.signal });
+    return c.json(result, 200);
+  });
+
+  // AI_NOT_CONFIGURED comes first, as for translate; then the run or pipeline is read as the caller (404 for anyone else's).
+  router.openapi(explainRoute, async (c) => {
+    const caller = callerOf(c);
+    const harness = await harnessFor(context, caller);
+    const result = await explain({ request: c.req.valid("json"), harness, reader: context.readerFor(caller), knowledge: context.knowledge, signal: c.req.raw.signal });
+    return c.json(result, 200);
+  });
+
+  router.openapi(interpretRoute, async (c) => {
+    const caller = callerOf(c);
+    const harness = await harnessFor(context, caller);
+    const result = await interpret({ request: c.req.valid("json"), harness, reader: context.readerFor(caller), knowledge: context.knowledge, signal: c.req.raw.signal });
+    return c.json(result, 200);
+  });
+
+  router.openapi(optimizeRoute, async (c) => {
+    const caller = callerOf(c);
+    const harness = await harnessFor(context, caller);
+    const result = await optimize({ request: c.req.valid("json"), harness, reader: context.readerFor(caller), knowledge: context.knowledge, signal: c.req.raw.signal });
     return c.json(result, 200);
   });
 
