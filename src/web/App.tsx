@@ -14,6 +14,7 @@ import { SignInPage } from "./account/SignInPage.js";
 import { TokensPage } from "./account/TokensPage.js";
 import { UserMenu } from "./account/UserMenu.js";
 import { UsersPage } from "./account/UsersPage.js";
+import { AiSettingsPage } from "./ai/AiSettingsPage.js";
 import { NotFoundPage } from "./components/NotFoundPage.js";
 import { ImportPipelinePage } from "./pipelines/ImportPipelinePage.js";
 import { NewPipelinePage } from "./pipelines/NewPipelinePage.js";
@@ -73,6 +74,7 @@ export function App() {
                     <Route path="/runs/:id" element={<RunPage />} />
                     <Route path="/account/sessions" element={<SessionsPage />} />
                     <Route path="/account/tokens" element={<TokensPage />} />
+                    <Route path="/settings/ai" element={<AiSettingsPage />} />
                     <Route path="/admin/users" element={<UsersPage />} />
                     <Route path="/admin/audit" element={<AuditPage />} />
                     <Route path="*" element={<NotFoundPage />} />

@@ -1,8 +1,8 @@
 /**
- * The signed-in user's menu in the header (team and hpc modes; nothing in personal mode or while signed
- * out): who you are and your role, your sessions and access tokens, the administrators' pages, changing your
- * password and signing out. A disclosure button: Escape or a click elsewhere closes it and focus returns to
- * the button; the arrow keys move between its entries.
+ * The signed-in user's menu in the header (team and hpc modes; in personal mode only a link to the AI
+ * settings; nothing while signed out): who you are and your role, your sessions and access tokens, the AI
+ * settings, the administrators' pages, changing your password and signing out. A disclosure button: Escape
+ * or a click elsewhere closes it and focus returns to the button; the arrow keys move between its entries.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
@@ -17,7 +17,13 @@ export function UserMenu() {
   const location = useLocation();
   const onSignInPage = location.pathname === "/sign-in";
   const me = useCurrentUser((mode === "team" || mode === "hpc") && !onSignInPage);
-  if (mode === undefined || mode === "personal" || onSignInPage || !me.data) return null;
+  if (mode === "personal")
+    return (
+      <Link className="settings-link" to="/settings/ai">
+        AI settings
+      </Link>
+    );
+  if (mode === undefined || onSignInPage || !me.data) return null;
   return <SignedInMenu username={me.data.user.username} role={me.data.user.role} />;
 }
 
@@ -102,6 +108,7 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
         <nav aria-label="Account">
           <Link to="/account/sessions">Sessions</Link>
           <Link to="/account/tokens">Access tokens</Link>
+          <Link to="/settings/ai">AI settings</Link>
           {role === "admin" ? (
             <>
               <div className="user-menu-group">Administration</div>

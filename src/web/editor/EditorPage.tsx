@@ -2,14 +2,18 @@
  * The pipeline editor: the TOML text (CodeMirror) beside its graph, both following the text as it is typed;
  * the service's validation and lint findings as inline markers and a problems panel with quick fixes;
  * stats; format; save (Ctrl/Cmd+S) with a guard against leaving unsaved changes. `/pipelines/:id` edits a
- * saved pipeline; `/editor` is a scratch pipeline, saved only by "Save as new pipeline".
+ * saved pipeline; `/editor` is a scratch pipeline, saved only by "Save as new pipeline". A scratch pipeline
+ * can be drafted with AI ("Draft with AI", or an AI draft opened from the new-pipeline page in the route's
+ * state): the draft enters the editor only on the user's action, and stays unsaved until saved.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
-import { useBlocker, useNavigate, useParams } from "react-router";
+import { useBlocker, useLocation, useNavigate, useParams } from "react-router";
 import { api, ApiError, dataOf } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { ModalDialog } from "../components/ModalDialog.js";
+import { DescribePanel } from "../ai/DescribePanel.js";
 import type { DagEdge, DagNode } from "../dag/DagView.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
 import { pipelineCompletion, type CompletionVocabulary } from "./completion.js";
@@ -57,6 +61,8 @@ shell = "cat {input} > {output} 2> {log}"
 /** The editor page: loads a saved pipeline, or starts a scratch one. */
 export function EditorPage() {
   const { id } = useParams();
+  // An AI draft the user chose to open here (from the new-pipeline page): unsaved until they save it.
+  const draft = (useLocation().state as { draft?: unknown } | null)?.draft;
   const pipeline = useQuery({
     queryKey: ["pipeline", id],
     queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: id! } } })),
@@ -65,7 +71,7 @@ export function EditorPage() {
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
-  if (id === undefined) return <PipelineEditor key="scratch" initialText={STARTER} />;
+  if (id === undefined) return typeof draft === "string" ? <PipelineEditor key="draft" initialText={draft} fromDraft /> : <PipelineEditor key="scratch" initialText={STARTER} />;
   if (pipeline.isError) {
     return (
       <div className="wide-page editor-page">
@@ -91,7 +97,7 @@ interface SavedState {
   revision: number;
 }
 
-function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_content: string }; initialText: string }) {
+function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: SavedState & { toml_content: string }; initialText: string; fromDraft?: boolean }) {
   const editor = useRef<TomlEditorHandle>(null);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -102,9 +108,11 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
   const [selectedRule, setSelectedRule] = useState<string | undefined>();
   const [notice, setNotice] = useState<Error | undefined>();
   const [split, setSplit] = useState(55);
+  const [drafting, setDrafting] = useState(false);
   // Set once the page itself navigates away after saving a scratch pipeline (nothing is lost then).
   const leaving = useRef(false);
-  const dirty = savedText === undefined ? text !== initialText : text !== savedText;
+  // An AI draft is unsaved work from the start: leaving it asks first.
+  const dirty = savedText === undefined ? fromDraft || text !== initialText : text !== savedText;
 
   const { check: current, checking, refused } = usePipelineChecks(text);
   // The last graph, parse and stats of a text that had them: kept while the text does not parse, so the
@@ -255,13 +263,18 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
         <div className="editor-title">
           <h1>{title}</h1>
           <span className={`save-state${dirty ? " save-dirty" : ""}`} role="status">
-            {save.isPending ? "Saving…" : !saved ? (dirty ? "Not saved yet" : "Scratch pipeline") : dirty ? "● Unsaved changes" : `Saved · revision ${revision}`}
+            {save.isPending ? "Saving…" : !saved ? (fromDraft ? "AI draft · not saved yet" : dirty ? "Not saved yet" : "Scratch pipeline") : dirty ? "● Unsaved changes" : `Saved · revision ${revision}`}
           </span>
         </div>
         <span className={`check-state ${checking ? "check-busy" : errorCount > 0 ? "check-bad" : "check-ok"}`} role="status" aria-live="polite">
           {checking ? "◌ Checking…" : errorCount > 0 ? `✕ ${errorCount} error${errorCount === 1 ? "" : "s"}${warningCount ? `, ${warningCount} warning${warningCount === 1 ? "" : "s"}` : ""}` : `✓ Valid${warningCount ? ` · ${warningCount} warning${warningCount === 1 ? "" : "s"}` : ""}`}
         </span>
         <div className="editor-buttons">
+          {!saved ? (
+            <button type="button" onClick={() => setDrafting(true)} aria-haspopup="dialog">
+              Draft with AI
+            </button>
+          ) : null}
           <button type="button" onClick={formatNow} disabled={format.isPending} aria-keyshortcuts="Shift+Alt+F" title="Format (Shift+Alt+F)">
             {format.isPending ? "Formatting…" : "Format"}
           </button>
@@ -324,6 +337,24 @@ function PipelineEditor({ saved, initialText }: { saved?: SavedState & { toml_co
           <StatsPanel stats={lastGood.stats} />
         </div>
       </div>
+      <ModalDialog open={drafting} title="Draft this pipeline with AI" className="ai-dialog" onClose={() => setDrafting(false)}>
+        <DescribePanel
+          replaces={(editor.current?.text() ?? text).trim() !== ""}
+          headingLevel={3}
+          onUse={(toml) => {
+            setDrafting(false);
+            const handle = editor.current;
+            if (!handle) return;
+            handle.replaceText(toml);
+            requestAnimationFrame(() => handle.focus());
+          }}
+        />
+        <div className="modal-actions">
+          <button type="button" onClick={() => setDrafting(false)}>
+            Close
+          </button>
+        </div>
+      </ModalDialog>
       <ConfirmDialog
         open={blocker.state === "blocked"}
         title="Leave without saving?"

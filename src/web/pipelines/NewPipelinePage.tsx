@@ -1,12 +1,15 @@
 /**
  * A new pipeline, from one of the service's templates (chosen from cards, its TOML previewed) or from a
  * commented one-rule starter; the name the user gives becomes the pipeline's and its `[workflow]` name.
- * Saved with `POST /api/pipelines`, then the editor opens on it. `?from=scratch` opens on the starter.
+ * Saved with `POST /api/pipelines`, then the editor opens on it. `?from=scratch` opens on the starter,
+ * `?template=<id>` on that template, `?from=describe` on "describe your analysis" (an AI draft, which opens in
+ * the editor unsaved, and only when the user says so).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, dataOf } from "../api.js";
+import { DescribePanel } from "../ai/DescribePanel.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
@@ -17,8 +20,9 @@ type Visibility = "private" | "workspace" | "link";
 
 export function NewPipelinePage() {
   const [params, setParams] = useSearchParams();
-  const source = params.get("from") === "scratch" ? "scratch" : "template";
-  const [templateId, setTemplateId] = useState<string | null>(null);
+  const from = params.get("from");
+  const source = from === "scratch" || from === "describe" ? from : "template";
+  const [templateId, setTemplateId] = useState<string | null>(params.get("template"));
   const [name, setName] = useState("");
   const [nameTouched, setNameTouched] = useState(false);
   const [tags, setTags] = useState("");
@@ -79,91 +83,95 @@ export function NewPipelinePage() {
       </div>
       {!access.create ? <p className="error-notice">{access.reason}</p> : null}
       <div className="pl-segmented" role="radiogroup" aria-label="Start from">
-        {(["template", "scratch"] as const).map((choice) => (
+        {(["template", "scratch", "describe"] as const).map((choice) => (
           <label key={choice} className={source === choice ? "pl-segment pl-segment-on" : "pl-segment"}>
-            <input type="radio" name="source" value={choice} checked={source === choice} onChange={() => setParams(choice === "scratch" ? { from: "scratch" } : {}, { replace: true })} />
-            {choice === "template" ? "From a template" : "From scratch"}
+            <input type="radio" name="source" value={choice} checked={source === choice} onChange={() => setParams(choice === "template" ? {} : { from: choice }, { replace: true })} />
+            {choice === "template" ? "From a template" : choice === "scratch" ? "From scratch" : "Describe it (AI)"}
           </label>
         ))}
       </div>
-      <form className="pl-new" onSubmit={submit} noValidate>
-        <div className="pl-new-choose">
-          {source === "template" ? (
-            <fieldset className="pl-templates">
-              <legend>Template</legend>
-              <QueryState query={templates} empty={templates.data && templates.data.length === 0 ? "The service has no templates. Start from scratch instead." : null} />
-              {templates.data?.map((entry) => (
-                <label key={entry.id} className={entry.id === template?.id ? "pl-template pl-template-on" : "pl-template"}>
-                  <input type="radio" name="template" value={entry.id} checked={entry.id === template?.id} onChange={() => setTemplateId(entry.id)} />
-                  <span className="pl-template-title">
-                    {entry.title}
-                    {entry.runnable ? <span className="pl-chip pl-chip-ok">runs anywhere</span> : null}
-                    {!entry.builtin ? <span className="pl-chip pl-chip-quiet">added by a user</span> : null}
+      {source === "describe" ? (
+        <DescribePanel onUse={(toml) => void navigate("/editor", { state: { draft: toml } })} />
+      ) : (
+        <form className="pl-new" onSubmit={submit} noValidate>
+          <div className="pl-new-choose">
+            {source === "template" ? (
+              <fieldset className="pl-templates">
+                <legend>Template</legend>
+                <QueryState query={templates} empty={templates.data && templates.data.length === 0 ? "The service has no templates. Start from scratch instead." : null} />
+                {templates.data?.map((entry) => (
+                  <label key={entry.id} className={entry.id === template?.id ? "pl-template pl-template-on" : "pl-template"}>
+                    <input type="radio" name="template" value={entry.id} checked={entry.id === template?.id} onChange={() => setTemplateId(entry.id)} />
+                    <span className="pl-template-title">
+                      {entry.title}
+                      {entry.runnable ? <span className="pl-chip pl-chip-ok">runs anywhere</span> : null}
+                      {!entry.builtin ? <span className="pl-chip pl-chip-quiet">added by a user</span> : null}
+                    </span>
+                    <span className="pl-template-description">{entry.description}</span>
+                    {entry.tags.length > 0 ? <span className="pl-template-tags muted">{entry.tags.filter((tag) => tag !== "runnable").join(" · ")}</span> : null}
+                  </label>
+                ))}
+              </fieldset>
+            ) : (
+              <div className="pl-scratch-note">
+                <h2>A blank pipeline</h2>
+                <p>One rule that writes a file, with comments that explain the format. The editor checks it as you type and draws its graph.</p>
+              </div>
+            )}
+            <div className="pl-fields">
+              <div className="pl-field">
+                <label htmlFor={nameId}>Name</label>
+                <input
+                  id={nameId}
+                  value={name}
+                  required
+                  maxLength={220}
+                  aria-invalid={tried && problem !== null}
+                  aria-describedby={tried && problem ? nameErrorId : undefined}
+                  onChange={(event) => {
+                    setNameTouched(true);
+                    setName(event.target.value);
+                  }}
+                />
+                {tried && problem ? (
+                  <span id={nameErrorId} className="pl-field-error">
+                    {problem}
                   </span>
-                  <span className="pl-template-description">{entry.description}</span>
-                  {entry.tags.length > 0 ? <span className="pl-template-tags muted">{entry.tags.filter((tag) => tag !== "runnable").join(" · ")}</span> : null}
+                ) : null}
+              </div>
+              <div className="pl-field">
+                <label htmlFor={`${nameId}-tags`}>
+                  Tags <span className="muted">(optional, comma separated)</span>
                 </label>
-              ))}
-            </fieldset>
-          ) : (
-            <div className="pl-scratch-note">
-              <h2>A blank pipeline</h2>
-              <p>One rule that writes a file, with comments that explain the format. The editor checks it as you type and draws its graph.</p>
-            </div>
-          )}
-          <div className="pl-fields">
-            <div className="pl-field">
-              <label htmlFor={nameId}>Name</label>
-              <input
-                id={nameId}
-                value={name}
-                required
-                maxLength={220}
-                aria-invalid={tried && problem !== null}
-                aria-describedby={tried && problem ? nameErrorId : undefined}
-                onChange={(event) => {
-                  setNameTouched(true);
-                  setName(event.target.value);
-                }}
-              />
-              {tried && problem ? (
-                <span id={nameErrorId} className="pl-field-error">
-                  {problem}
-                </span>
-              ) : null}
-            </div>
-            <div className="pl-field">
-              <label htmlFor={`${nameId}-tags`}>
-                Tags <span className="muted">(optional, comma separated)</span>
-              </label>
-              <input id={`${nameId}-tags`} value={tags} placeholder="rna-seq, qc" onChange={(event) => setTags(event.target.value)} />
-            </div>
-            <div className="pl-field">
-              <label htmlFor={`${nameId}-visibility`}>Visibility</label>
-              <select id={`${nameId}-visibility`} value={visibility} onChange={(event) => setVisibility(event.target.value as Visibility)}>
-                <option value="private">Private: you and administrators</option>
-                <option value="workspace">Workspace: every signed-in user may read and fork</option>
-                <option value="link">Link: readable through share links</option>
-              </select>
-            </div>
-            {create.error ? <ErrorNotice error={create.error} /> : null}
-            <div className="pl-form-actions">
-              <button type="submit" className="pl-primary" disabled={create.isPending || !access.create || !text} aria-busy={create.isPending}>
-                {create.isPending ? "Creating…" : "Create and open in the editor"}
-              </button>
-              <Link to="/pipelines">Cancel</Link>
+                <input id={`${nameId}-tags`} value={tags} placeholder="rna-seq, qc" onChange={(event) => setTags(event.target.value)} />
+              </div>
+              <div className="pl-field">
+                <label htmlFor={`${nameId}-visibility`}>Visibility</label>
+                <select id={`${nameId}-visibility`} value={visibility} onChange={(event) => setVisibility(event.target.value as Visibility)}>
+                  <option value="private">Private: you and administrators</option>
+                  <option value="workspace">Workspace: every signed-in user may read and fork</option>
+                  <option value="link">Link: readable through share links</option>
+                </select>
+              </div>
+              {create.error ? <ErrorNotice error={create.error} /> : null}
+              <div className="pl-form-actions">
+                <button type="submit" className="pl-primary" disabled={create.isPending || !access.create || !text} aria-busy={create.isPending}>
+                  {create.isPending ? "Creating…" : "Create and open in the editor"}
+                </button>
+                <Link to="/pipelines">Cancel</Link>
+              </div>
             </div>
           </div>
-        </div>
-        <div className="pl-preview">
-          <h2 className="pl-preview-title">
-            Preview <span className="muted">{source === "template" && template ? template.title : "starter"}</span>
-          </h2>
-          <pre className="pl-toml" tabIndex={0} aria-label="TOML preview">
-            {text}
-          </pre>
-        </div>
-      </form>
+          <div className="pl-preview">
+            <h2 className="pl-preview-title">
+              Preview <span className="muted">{source === "template" && template ? template.title : "starter"}</span>
+            </h2>
+            <pre className="pl-toml" tabIndex={0} aria-label="TOML preview">
+              {text}
+            </pre>
+          </div>
+        </form>
+      )}
     </section>
   );
 }

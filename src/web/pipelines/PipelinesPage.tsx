@@ -1,7 +1,7 @@
 /**
  * Saved pipelines: the list the caller may see, filtered as you type (name, description, tags, and the
  * service's ranked content search for words found only in a pipeline's text), narrowed by visibility, tag
- * and owner, sorted; each name opens the editor. A first-time user gets three ways to start instead.
+ * and owner, sorted; each name opens the editor. A first-time user gets four ways to start instead.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo, useState } from "react";
@@ -200,7 +200,7 @@ export function PipelinesPage() {
   );
 }
 
-/** What a user with no pipeline yet sees: the three ways to get one. */
+/** What a user with no pipeline yet sees: the four ways to get one. */
 function FirstSteps() {
   return (
     <div className="pl-first-steps">
@@ -217,6 +217,12 @@ function FirstSteps() {
           <Link to="/pipelines/new?from=scratch">
             <strong>Write one from scratch</strong>
             <span>A one-rule pipeline with comments that explain the format.</span>
+          </Link>
+        </li>
+        <li>
+          <Link to="/pipelines/new?from=describe">
+            <strong>Describe your analysis</strong>
+            <span>Say what it should do in a sentence; AI drafts the pipeline, the engine checks it, you review it.</span>
           </Link>
         </li>
         <li>
