@@ -246,7 +246,7 @@ function SettingsForm({ scope, stored, title }: { scope: Scope; stored: Stored |
           maxLength={500}
           autoComplete="new-password"
           spellCheck={false}
-          placeholder={keyKept ? "leave empty to keep the saved key" : defaults.key ? "paste the key" : "not needed"}
+          placeholder={keyKept ? "•••••••• (saved)" : defaults.key ? "paste the key" : "not needed"}
           onChange={(event) => setKey(event.target.value)}
           aria-describedby={`${id}-key-state`}
         />

@@ -309,7 +309,10 @@ export function DraftView({ draft, useLabel, onUse, onDiscard, headingLevel }: {
                     <td className="mono">{step.tool}</td>
                     <td>{step.purpose || <span className="muted">—</span>}</td>
                     <td>{step.key_params || <span className="muted">—</span>}</td>
-                    <td>{step.why_chosen}</td>
+                    <td>
+                      {step.why_chosen}
+                      {otherTools(draft, step.rule)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -317,9 +320,6 @@ export function DraftView({ draft, useLabel, onUse, onDiscard, headingLevel }: {
           </div>
         ) : null}
       </div>
-      {draft.alternatives.length > 0 ? (
-        <p className="muted">Templates close to this request: {draft.alternatives.map((alternative) => alternative.template).join(", ")}.</p>
-      ) : null}
       <div className="ai-actions">
         <button type="button" className="ai-primary" onClick={onUse}>
           {useLabel}
@@ -330,5 +330,16 @@ export function DraftView({ draft, useLabel, onUse, onDiscard, headingLevel }: {
         <span className="muted">Not saved: you save it from the editor.</span>
       </div>
     </section>
+  );
+}
+
+/** The other tools strand knows for a rule's step, as a note under why this one was chosen. */
+function otherTools(draft: Draft, rule: string) {
+  const others = draft.alternatives.filter((entry) => entry.rule === rule && entry.alternatives.length > 0);
+  if (others.length === 0) return null;
+  return (
+    <div className="muted">
+      Other options: {others.flatMap((entry) => entry.alternatives).join(", ")}
+    </div>
   );
 }

@@ -1,0 +1,247 @@
+/**
+ * The AI in the browser app, in Chromium against a real service whose AI provider is a local server speaking
+ * the Anthropic Messages protocol: "Describe your analysis" shows each step live (a correction round
+ * included), then the draft, which reaches the editor only on "Open in editor" and stays unsaved; cancel
+ * stops the model call; a failure's "Try the <name> template" links to it; the scratch editor's "Draft with
+ * AI" replaces the text only after a confirmation; the AI settings page shows the chain, saves a user
+ * setting (the key never shown) and tests it; a service without AI explains how to set it up. Screenshots
+ * and an axe check of the new pages; no console error.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProtocolServer, type ProtocolServer } from "../support/ai-protocol-servers.js";
+import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
+import { serviceClient } from "../support/run-client.js";
+import { startTestService, type TestService } from "../support/service-harness.js";
+import { openWebSession, type WebSession } from "../support/web-session.js";
+
+failWithoutChromiumWhenStrict();
+
+/** A pipeline the engine accepts. */
+const VALID_DRAFT = `[workflow]
+name = "align-reads"
+version = "0.1.0"
+
+[[rules]]
+name = "align"
+input = ["reads.fq"]
+output = ["aligned.sam"]
+shell = "bwa mem ref.fa {input[0]} > {output[0]}"
+description = "Align the reads"
+
+[[rules]]
+name = "sort"
+input = ["aligned.sam"]
+output = ["sorted.bam"]
+shell = "samtools sort -o {output[0]} {input[0]}"
+depends_on = ["align"]
+`;
+
+/** The same with an error the engine names: a dependency on a rule that does not exist. */
+const INVALID_DRAFT = VALID_DRAFT.replace('depends_on = ["align"]', 'depends_on = ["alignn"]');
+
+const fenced = (toml: string) => `Here is the pipeline.\n\n\`\`\`toml\n${toml}\`\`\`\n`;
+
+/** The text of the editor on the page. */
+const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
+
+describe.skipIf(CHROMIUM_PATH === undefined)("AI in the browser app", () => {
+  let anthropic: ProtocolServer;
+  let service: TestService;
+  let web: WebSession;
+
+  beforeAll(async () => {
+    anthropic = await startProtocolServer("anthropic");
+    // Many pages and a test of the settings in a minute: more than the default budget of 100 requests.
+    service = await startTestService({ rateLimit: 0, env: { SERVICE_AI_PROVIDER: "anthropic", SERVICE_AI_API_KEY: "k", SERVICE_AI_API_URL: anthropic.baseUrl, SERVICE_AI_MODEL: "claude-test" } });
+    web = await openWebSession(service.url);
+  }, 60_000);
+  afterAll(async () => {
+    await web?.close();
+    await service?.close();
+    await anthropic?.close();
+  });
+
+  const savedPipelines = async () => (await serviceClient(service.url).GET("/api/pipelines")).data ?? [];
+
+  it("describes an analysis: the steps live with a correction round, the draft, and the editor only on 'Open in editor', unsaved", async () => {
+    // The corrected draft comes late, so the steps before it are seen while the draft is still on its way.
+    anthropic.script({ text: fenced(INVALID_DRAFT) }, { text: fenced(VALID_DRAFT), delayMs: 1500 });
+    const page = await web.open("/pipelines");
+    await page.getByRole("link", { name: /Describe your analysis/ }).click();
+    await page.getByRole("heading", { name: "Describe your analysis" }).waitFor();
+    await page.getByLabel("What should the pipeline do?").fill("Align my reads with bwa and sort them with samtools");
+    await page.getByLabel(/About the data/).fill("single-end FASTQ, one sample");
+    await page.getByRole("button", { name: "Draft", exact: true }).click();
+
+    const steps = page.getByRole("list", { name: "Drafting steps" });
+    await steps.getByText("The engine found 1 error — correcting (round 1 of 3)").waitFor();
+    // Still drafting: the correction round is on its way and can be cancelled.
+    expect(await page.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true);
+    expect(await steps.innerText()).toContain("alignn");
+    expect(await steps.innerText()).toContain("Writing the pipeline with anthropic");
+
+    const draft = page.getByRole("region", { name: "The draft" });
+    await draft.waitFor();
+    const stepsText = await steps.innerText();
+    expect(stepsText).toContain("Rewriting the pipeline with the engine's errors (round 1 of 3)");
+    expect(stepsText).toContain("The engine checked the pipeline: no errors");
+    expect(stepsText).toContain("The draft is ready");
+    expect(await draft.getByLabel("The draft's TOML (read-only)").innerText()).toContain('name = "align-reads"');
+    await draft.locator(".ai-toml .tok-table").first().waitFor(); // highlighted
+    const table = draft.getByRole("table", { name: "What each rule does" });
+    expect(await table.getByRole("row", { name: /^align bwa/ }).count()).toBe(1);
+    expect(await table.getByRole("row", { name: /^sort samtools/ }).count()).toBe(1);
+    expect(await draft.innerText()).toContain("written by anthropic · claude-test");
+    expect(await draft.innerText()).toContain("valid after 1 correction");
+    expect(await draft.getByRole("meter", { name: "Confidence" }).getAttribute("value")).toMatch(/^0\.\d+$/);
+    // The model saw what the user said about the data.
+    expect(JSON.stringify(anthropic.requests.at(-2)!.body.messages)).toContain("single-end FASTQ, one sample");
+    // A proposal: nothing saved, and the editor has not been opened.
+    expect(await savedPipelines()).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe("/pipelines/new");
+    await web.screenshot(page, "ai-describe-draft");
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+
+    await draft.getByRole("button", { name: "Open in editor" }).click();
+    await page.waitForURL(/\/editor$/);
+    await page.getByRole("textbox", { name: "Pipeline TOML" }).waitFor();
+    expect(await editorText(page)).toBe(VALID_DRAFT);
+    await page.getByText("AI draft · not saved yet").waitFor();
+    await page.getByRole("heading", { name: "align-reads" }).waitFor();
+    expect(await savedPipelines()).toEqual([]);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+
+  it("cancels a draft: the request and the model call stop", async () => {
+    anthropic.script({ text: fenced(VALID_DRAFT), delayMs: 20_000 });
+    const index = anthropic.requests.length;
+    const page = await web.open("/pipelines/new?from=describe");
+    await page.getByLabel("What should the pipeline do?").fill("Something slow to draft");
+    await page.getByRole("button", { name: "Draft", exact: true }).click();
+    await page.getByText("Writing the pipeline with anthropic").waitFor();
+    while (anthropic.requests.length <= index) await new Promise((resolve) => setTimeout(resolve, 20));
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByText("Cancelled: nothing was drafted.").waitFor();
+    expect((await anthropic.settled(index)).aborted).toBe(true);
+    expect(await page.getByRole("button", { name: "Draft again" }).isEnabled()).toBe(true);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+
+  it("shows a failure's code, message and suggestion, the named template as a link to it", async () => {
+    anthropic.script(...Array.from({ length: 4 }, () => ({ text: fenced(INVALID_DRAFT) })));
+    const page = await web.open("/pipelines/new?from=describe");
+    await page.getByLabel("What should the pipeline do?").fill("a hello world pipeline that keeps failing");
+    await page.getByRole("button", { name: "Draft", exact: true }).click();
+    const alert = page.getByRole("alert");
+    await alert.getByText("AI_TRANSLATE_ERROR:").waitFor();
+    expect(await alert.innerText()).toContain("alignn");
+    const link = alert.getByRole("link", { name: "Try the hello-world template" });
+    await link.click();
+    await page.waitForURL(/\/pipelines\/new\?template=/);
+    expect(await page.getByRole("radio", { name: /Hello/i, checked: true }).count()).toBe(1);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+
+  it("drafts into the scratch editor with 'Draft with AI', replacing its text only after a confirmation", async () => {
+    anthropic.script({ text: fenced(VALID_DRAFT) });
+    const page = await web.open("/editor");
+    await page.getByRole("textbox", { name: "Pipeline TOML" }).waitFor();
+    const starter = await editorText(page);
+    await page.getByRole("button", { name: "Draft with AI" }).click();
+    const dialog = page.getByRole("dialog", { name: "Draft this pipeline with AI" });
+    await dialog.getByLabel("What should the pipeline do?").fill("Align reads and sort them, in the editor");
+    await dialog.getByRole("button", { name: "Draft", exact: true }).click();
+    await dialog.getByRole("region", { name: "The draft" }).waitFor();
+    await dialog.getByRole("button", { name: "Replace editor text" }).click();
+    const confirm = page.getByRole("dialog", { name: "Replace the editor's text?" });
+    await confirm.getByRole("button", { name: "Keep my text" }).click();
+    expect(await editorText(page)).toBe(starter);
+    await dialog.getByRole("button", { name: "Replace editor text" }).click();
+    await confirm.getByRole("button", { name: "Replace editor text" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await editorText(page)).toBe(VALID_DRAFT);
+    await page.getByText("Not saved yet").waitFor();
+    expect(await savedPipelines()).toEqual([]);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+
+  it("the AI settings page shows the chain, saves your own provider (the key never shown) and tests it", async () => {
+    const page = await web.open("/pipelines");
+    await page.getByRole("link", { name: "AI settings" }).click();
+    await page.getByRole("heading", { name: "AI settings", level: 1 }).waitFor();
+    const chain = page.getByRole("table", { name: "Providers in the order they are tried" });
+    const first = chain.getByRole("row").nth(1);
+    expect(await first.innerText()).toContain("anthropic");
+    expect(await first.innerText()).toContain("claude-test");
+    expect(await first.innerText()).toContain(anthropic.baseUrl);
+    expect(await first.innerText()).toContain("the service's environment");
+
+    const own = page.getByRole("form", { name: "Your own provider settings" });
+    await own.getByLabel("Provider").selectOption("anthropic");
+    await own.getByLabel("Model").fill("claude-mine");
+    await own.getByLabel("Base URL").fill(anthropic.baseUrl);
+    await own.getByLabel("API key").fill("user-key-123");
+    await own.getByRole("button", { name: "Save" }).click();
+    await page.getByText("✓ A key is saved (never shown). Leave empty to keep it.").first().waitFor();
+    const ownAfter = page.getByRole("form", { name: "Your own provider settings" });
+    expect(await ownAfter.getByLabel("API key").inputValue()).toBe("");
+    expect(await ownAfter.getByLabel("Model").inputValue()).toBe("claude-mine");
+    expect(await page.content()).not.toContain("user-key-123");
+    await chain.getByRole("row").nth(1).getByText("your own settings").waitFor();
+    expect(await chain.getByRole("row").count()).toBe(3); // heading row, yours, the environment's
+
+    anthropic.script({ text: "OK" });
+    await page.getByRole("button", { name: "Test anthropic" }).click();
+    const result = page.getByRole("status").filter({ hasText: "It works" });
+    await result.waitFor();
+    expect(await result.innerText()).toMatch(/anthropic \(claude-mine\) · \d+ ms/);
+    expect(await result.innerText()).toContain("Test successful: OK");
+    const asked = anthropic.requests.at(-1)!;
+    expect(asked.headers["x-api-key"]).toBe("user-key-123");
+    expect(asked.body.model).toBe("claude-mine");
+    await web.screenshot(page, "ai-settings");
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+
+    await ownAfter.getByRole("button", { name: "Remove" }).click();
+    const confirm = page.getByRole("dialog", { name: "Remove the your own provider?" });
+    await confirm.getByRole("button", { name: "Remove settings" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await page.getByRole("form", { name: "Your own provider settings" }).getByText("No key saved.").waitFor();
+    expect(await chain.getByRole("row").count()).toBe(2);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+});
+
+describe.skipIf(CHROMIUM_PATH === undefined)("a service without AI", () => {
+  let service: TestService;
+  let web: WebSession;
+  beforeAll(async () => {
+    service = await startTestService({ rateLimit: 0, env: {} });
+    web = await openWebSession(service.url);
+  }, 60_000);
+  afterAll(async () => {
+    await web?.close();
+    await service?.close();
+  });
+
+  it("explains in the describe box how to set a provider up, with a link to the settings", async () => {
+    const page = await web.open("/pipelines/new?from=describe");
+    const help = page.getByRole("note").filter({ hasText: "AI help is not set up yet" });
+    await help.waitFor();
+    expect(await page.getByLabel("What should the pipeline do?").count()).toBe(0);
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+    await help.getByRole("link", { name: "AI settings page" }).click();
+    await page.getByRole("heading", { name: "AI settings", level: 1 }).waitFor();
+    await page.getByText("AI is off:").waitFor();
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+    await web.screenshot(page, "ai-settings-off");
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+});
