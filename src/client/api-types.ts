@@ -331,6 +331,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the copilot; the reply streams as server-sent events (text as it is written, tool calls, a proposed pipeline validated by the engine)
+         * @description Named events: `status` {message}; `tool_call` {name, args}; `tool_result` {name, summary, refused} (refused: the model asked for a tool that does not exist, such as a write); `text` {chunk, round} (token deltas as they arrive; round grows with each correction); `action` {action_type: "pipeline_ready", data: {toml_content, validation: {valid, errors, warnings}}} when the reply proposes a pipeline (validated by the engine, corrected by the model at most twice; sent with valid false when it never validates); `done` {session_id, rounds}; `error` {code: CHAT_ERROR…, message} (no `done` after it). Keep-alive `: ping` comments. Leaving the stream cancels the model call; what was said so far is kept in the session. The session's earlier messages are fed back to the model (the latest in full, older ones as a summary).
+         */
+        post: operations["sendChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/send/json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the copilot and get the whole reply at once (the same harness and tools as /api/chat/send) */
+        post: operations["sendChatMessageJson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your chat sessions, most recently active first */
+        get: operations["listChatSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of your sessions with its messages */
+        delete: operations["deleteChatSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/sessions/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your sessions with its messages, oldest first */
+        get: operations["listChatMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -1269,6 +1357,84 @@ export interface components {
             items: components["schemas"]["AuditEntry"][];
             next_cursor: string | null;
         };
+        ChatMessage: {
+            content: string;
+            created_at: string;
+            /** @description assistant messages: toml_content, validation, tool_calls, rounds, provider (cancelled or error when the reply was cut short); user messages: the context sent */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            role: "user" | "assistant" | "tool";
+            /** @description its place in the session, from 1 */
+            seq: number;
+        };
+        ChatMessages: {
+            messages: components["schemas"]["ChatMessage"][];
+            session: components["schemas"]["ChatSession"] & {
+                /** @description messages up to this seq reach the model only as a summary */
+                summarised_through: number;
+            };
+        };
+        ChatReply: {
+            provider: {
+                model: string;
+                provider: string;
+            };
+            /** @description the assistant's final text (stored in the session) */
+            reply: string;
+            /** @description model replies it took (1, or more after corrections of a rejected pipeline) */
+            rounds: number;
+            session_id: string;
+            /** @description the pipeline the reply proposes, or null; never saved by itself */
+            toml_content: string | null;
+            tool_calls: components["schemas"]["ChatToolCall"][];
+            validation: components["schemas"]["ChatValidation"];
+        };
+        ChatSendRequest: {
+            context?: {
+                /** @description what the data looks like (formats, pairing, samples, organism…) */
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** @description a saved pipeline you may read; its rule graph is given to the model */
+                pipeline_id?: string;
+                /** @description the editor's text (at most 200 KB) */
+                toml_content?: string;
+            };
+            message: string;
+            /** @description a run you may read: the model is offered tools that read this run (status, diagnosis, job logs) and no other */
+            run_id?: string;
+            /** @description continue this session of yours (its earlier messages are fed back to the model); leave out to start one */
+            session_id?: string;
+        };
+        ChatSession: {
+            created_at: string;
+            id: string;
+            message_count: number;
+            /** @description the first message's first 60 characters; never changes */
+            title: string;
+            updated_at: string;
+        };
+        ChatSessionPage: {
+            items: components["schemas"]["ChatSession"][];
+            next_cursor: string | null;
+        };
+        ChatToolCall: {
+            /** @description the arguments the model gave */
+            args?: unknown;
+            name: string;
+            /** @description true when the model asked for a tool that does not exist (a write, say) and was refused */
+            refused: boolean;
+            /** @description the tool's answer, cut to 200 characters */
+            summary: string;
+        };
+        /** @description the engine's verdict on the proposed pipeline */
+        ChatValidation: {
+            errors: components["schemas"]["Finding"][];
+            valid: boolean;
+            warnings: components["schemas"]["Finding"][];
+        } | null;
         CreatedAccessToken: components["schemas"]["AccessToken"] & {
             /** @description shown this once; only a hash is kept */
             token: string;
@@ -4188,6 +4354,467 @@ export interface operations {
                 };
             };
             /** @description no such token of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSendRequest"];
+            };
+        };
+        responses: {
+            /** @description the event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the session is not yours, or the run or pipeline named is not one you may read */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI_NOT_CONFIGURED: no usable AI provider */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendChatMessageJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSendRequest"];
+            };
+        };
+        responses: {
+            /** @description the reply, its proposed pipeline (if any) with the engine's verdict, and the tool calls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatReply"];
+                };
+            };
+            /** @description CHAT_ERROR: every provider failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the session is not yours, or the run or pipeline named is not one you may read */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI_NOT_CONFIGURED: no usable AI provider */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChatSessions: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description page size (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSessionPage"];
+                };
+            };
+            /** @description a cursor this service did not issue */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteChatSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chat session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the session is gone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no session of yours with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChatMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chat session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the session and its messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessages"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no session of yours with this id */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -107,6 +107,13 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   explainRunFailure: "write",
   interpretRunResults: "write",
   optimizePipeline: "write",
+  // the copilot: asking spends the provider's tokens (users and administrators); each caller reads and deletes
+  // only their own sessions (another user's is 404, administrators included)
+  sendChatMessage: "write",
+  sendChatMessageJson: "write",
+  listChatSessions: "read",
+  listChatMessages: "read",
+  deleteChatSession: "write",
   // the scheduler's queue, as squeue shows it to anyone on a login node (hpc mode; 404 in other modes)
   getHpcStatus: "read",
 };

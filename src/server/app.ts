@@ -47,6 +47,8 @@ import { OperationMatcher } from "./operation-matcher.js";
 import { aiReaderFor } from "./ai-capabilities.js";
 import { aiRoutes } from "./domains/ai/routes.js";
 import { CallGate } from "./domains/ai/harness.js";
+import type { AiContext } from "./domains/ai/service.js";
+import { chatRoutes } from "./domains/chat/routes.js";
 import { AiSettings, type KeySealer } from "./domains/ai/settings.js";
 import { providerChain } from "./domains/ai/providers.js";
 import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
@@ -154,6 +156,7 @@ const API_TAGS = [
   { name: "observability", description: "health, system, metrics and the audit log" },
   { name: "license", description: "license status" },
   { name: "ai", description: "AI drafting, explanation and provider settings (every result is a proposal)" },
+  { name: "chat", description: "the AI copilot: streamed replies, read-only tools, your sessions and their messages" },
   { name: "cluster", description: "the local scheduler's partitions, nodes and jobs (hpc mode)" },
   { name: "api", description: "this API's description and documentation" },
 ];
@@ -323,20 +326,20 @@ export function createApp(options: AppOptions): ServiceApp {
   const env = options.env ?? process.env;
   const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ env, configDir: options.configDir ?? licenseConfigDir(env) })), { env, mode });
   const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits };
-  app.route(
-    "/",
-    aiRoutes({
-      settings: aiSettings,
-      knowledge: options.aiKnowledge ?? bundledKnowledge,
-      readerFor: (caller) => aiReaderFor(executionContext, caller),
-      callTimeoutMs: options.aiTimeoutMs,
-      gate: new CallGate(4),
-      observe: (record) => {
-        prometheus.recordAiCall(record);
-        logger.info({ ai: record }, `AI ${record.task} call to ${record.provider} (${record.model}): ${record.outcome}, ${record.input_tokens}+${record.output_tokens} tokens, ${record.latency_ms} ms`);
-      },
-    }),
-  );
+  const aiContext: AiContext = {
+    settings: aiSettings,
+    knowledge: options.aiKnowledge ?? bundledKnowledge,
+    readerFor: (caller) => aiReaderFor(executionContext, caller),
+    callTimeoutMs: options.aiTimeoutMs,
+    gate: new CallGate(4),
+    observe: (record) => {
+      prometheus.recordAiCall(record);
+      logger.info({ ai: record }, `AI ${record.task} call to ${record.provider} (${record.model}): ${record.outcome}, ${record.input_tokens}+${record.output_tokens} tokens, ${record.latency_ms} ms`);
+    },
+  };
+  app.route("/", aiRoutes(aiContext));
+  // The copilot: the model reads through aiContext; the chat domain writes only its own history to the store.
+  app.route("/", chatRoutes(aiContext, store));
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
   app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler) }));

@@ -32,6 +32,8 @@ interface Fixtures {
   template: string;
   /** A live share token of `pipeline`. */
   share: string;
+  /** The user's chat session (with one message). */
+  chatSession: string;
   /** The documentation page's first asset. */
   docsAsset: { version: string; name: string };
   /** A name no other request used. */
@@ -45,6 +47,8 @@ interface Fixtures {
     template(): Promise<string>;
     /** The id of a new session of the user. */
     session(): Promise<string>;
+    /** A new chat session of the user. */
+    chatSession(): Promise<string>;
     /** The id of a new personal access token of the user. */
     accessToken(): Promise<string>;
     /** The id of a new throwaway account. */
@@ -103,6 +107,12 @@ const TABLE: Record<string, Row> = {
   explainRunFailure: { body: (f) => ({ run_id: f.run }), expect: AI_UNCONFIGURED },
   interpretRunResults: { body: (f) => ({ run_id: f.run }), expect: AI_UNCONFIGURED },
   optimizePipeline: { body: (f) => ({ pipeline_id: f.pipeline, goal: "speed" }), expect: AI_UNCONFIGURED },
+  // the copilot: sessions are their owner's only (administrators included: a conversation is private)
+  sendChatMessage: { body: { message: "how do I align reads?" }, expect: AI_UNCONFIGURED },
+  sendChatMessageJson: { body: { message: "how do I align reads?" }, expect: AI_UNCONFIGURED },
+  listChatSessions: { query: "?limit=5", expect: READ_OK },
+  listChatMessages: { params: (f) => ({ id: f.chatSession }), expect: { anonymous: 401, viewer: 404, user: 200, other: 404, admin: 404 } },
+  deleteChatSession: { params: async (f) => ({ id: await f.fresh.chatSession() }), expect: { anonymous: 401, viewer: 403, user: 200, other: 404, admin: 404 } },
   // sign-in and accounts
   login: { body: { username: ACCOUNTS.user.username, password: ACCOUNTS.user.password }, expect: PUBLIC_OK },
   logout: { ownSession: true, expect: READ_OK },
@@ -249,6 +259,12 @@ for (const kind of kinds) {
       await asUser("PUT", `/api/pipelines/${pipeline}`, { name: "renamed once" });
       const run = (await asUser("POST", "/api/runs", { toml_content: TRIVIAL_PIPELINE })).body.id as string;
       await team.service.supervisor.whenFinished(run);
+      // Chat sessions come from the store: no AI provider is configured here, so the copilot cannot make one.
+      const newChatSession = async () => {
+        const session = await team.service.store.createChatSession({ owner: team.ids.user, title: unique("chat") });
+        await team.service.store.appendChatMessage({ session_id: session.id, role: "user", content: "hello" });
+        return session.id;
+      };
       const docs = await team.call("anonymous", "GET", "/api/docs");
       const asset = /docs\/assets\/([^/"]+)\/([^"?]+)/.exec(docs.text);
       if (!asset) throw new Error("the documentation page names no asset");
@@ -259,12 +275,14 @@ for (const kind of kinds) {
         run,
         template: (await asUser("POST", "/api/templates", { name: unique("template"), toml_content: TRIVIAL_PIPELINE })).body.id as string,
         share: (await asUser("POST", `/api/pipelines/${pipeline}/share`, {})).body.token as string,
+        chatSession: await newChatSession(),
         docsAsset: { version: asset[1]!, name: asset[2]! },
         unique,
         fresh: {
           pipeline: () => newPipeline(),
           share: async () => (await asUser("POST", `/api/pipelines/${pipeline}/share`, {})).body.token as string,
           template: async () => (await asUser("POST", "/api/templates", { name: unique("template"), toml_content: TRIVIAL_PIPELINE })).body.id as string,
+          chatSession: newChatSession,
           session: async () => {
             const token = await team.signIn("user");
             return token.slice(0, token.indexOf("."));
