@@ -24,7 +24,7 @@ const sendRoute = createRoute({
   tags: ["chat"],
   summary: "Ask the copilot; the reply streams as server-sent events (text as it is written, tool calls, a proposed pipeline validated by the engine)",
   description:
-    "Named events: `status` {message}; `tool_call` {name, args}; `tool_result` {name, summary, refused} (refused: the model asked for a tool that does not exist, such as a write); " +
+    "Named events: `status` {message} (with `restart_round` when a provider failed midway and the next provider writes that round again: drop the text of that round received so far); `tool_call` {name, args}; `tool_result` {name, summary, refused} (refused: the model asked for a tool that does not exist, such as a write); " +
     "`text` {chunk, round} (token deltas as they arrive; round grows with each correction); " +
     "`action` {action_type: \"pipeline_ready\", data: {toml_content, validation: {valid, errors, warnings}}} when the reply proposes a pipeline (validated by the engine, corrected by the model at most twice; sent with valid false when it never validates); " +
     "`done` {session_id, rounds}; `error` {code: CHAT_ERROR…, message} (no `done` after it). Keep-alive `: ping` comments. Leaving the stream cancels the model call; what was said so far is kept in the session. " +
@@ -98,7 +98,7 @@ export function chatRoutes(ai: AiContext, history: ChatHistoryStore): OpenAPIHon
         const outcome = await converse(
           prepared,
           {
-            status: (message) => send("status", { message }),
+            status: (message, restartRound) => send("status", restartRound === undefined ? { message } : { message, restart_round: restartRound }),
             toolCall: (name, args) => send("tool_call", { name, args }),
             toolResult: (name, summary, refused) => send("tool_result", { name, summary, refused }),
             text: (chunk, round) => send("text", { chunk, round }),

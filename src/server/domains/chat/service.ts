@@ -44,7 +44,8 @@ export interface ToolCallRecord {
 
 /** What happens while the copilot answers, as the stream's events carry it. */
 export interface ChatObserver {
-  status?(message: string): void;
+  /** Progress; `restartRound` when a provider failed midway and the next one writes that round's text again (drop what came of it). */
+  status?(message: string, restartRound?: number): void;
   toolCall?(name: string, args: unknown): void;
   toolResult?(name: string, summary: string, refused: boolean): void;
   /** A piece of the reply as it arrives; `round` grows with each correction. */
@@ -157,7 +158,10 @@ export async function converse(prepared: PreparedChat, observer: ChatObserver = 
           Object.assign(call, { summary, refused });
           observer.toolResult?.(name, summary, refused);
         },
-        onFallback: (failure, next) => observer.status?.(`${failure.message}; trying ${next.kind}`),
+        onFallback: (failure, next) => {
+          said[said.length - 1] = "";
+          observer.status?.(`${failure.message}; trying ${next.kind}`, rounds);
+        },
       });
       reply = answer.text;
       said[said.length - 1] = reply;
