@@ -126,7 +126,7 @@ async function evidenceOf(reader: AiReader, runId: string, failure: FailureDiagn
     job: failure.job,
     rule: failure.rule,
     exit_code: failure.exit_code,
-    command: command === null ? null : cut(command, COMMAND_CHARS),
+    command: command === null ? null : cut(command.trim(), COMMAND_CHARS),
     stderr_tail: tail.slice(-STDERR_TAIL_LINES).map((line) => cut(line, EVIDENCE_LINE_CHARS)),
     diagnosis: { pattern: failure.pattern, category: failure.category, likely_cause: failure.likely_cause, suggestions: failure.suggestions },
   };
@@ -135,10 +135,11 @@ async function evidenceOf(reader: AiReader, runId: string, failure: FailureDiagn
 function userPrompt(run: { id: string; workflow: string; status: string }, evidence: ExplainedFailure, others: ExplainedFailure[], total: number, language: string | undefined): string {
   const parts = [`## The run\nRun ${run.id} of the pipeline "${run.workflow}" is ${run.status}; ${total} job(s) failed.`];
   parts.push(`## The failed job\njob: ${evidence.job ?? "(the run failed before any job started)"}\nrule: ${evidence.rule ?? "(none)"}\nexit code: ${evidence.exit_code ?? "unknown"}`);
-  parts.push(`## Its command\n${evidence.command === null ? "(the command could not be rendered)" : fence(evidence.command)}`);
-  parts.push(`## The last ${evidence.stderr_tail.length} line(s) of its stderr\n${evidence.stderr_tail.length === 0 ? "(stderr is empty)" : fence(evidence.stderr_tail.join("\n"))}`);
+  // The diagnosis comes before the evidence: its suggestions speak of "the stderr below".
   const diagnosis = evidence.diagnosis;
   parts.push(`## The engine's deterministic diagnosis\npattern: ${diagnosis.pattern} (${diagnosis.category})\nlikely cause: ${diagnosis.likely_cause}\nsuggestions:\n${diagnosis.suggestions.map((text) => `- ${text}`).join("\n") || "- (none)"}`);
+  parts.push(`## Its command\n${evidence.command === null ? "(the command could not be rendered)" : fence(evidence.command)}`);
+  parts.push(`## The last ${evidence.stderr_tail.length} line(s) of its stderr\n${evidence.stderr_tail.length === 0 ? "(stderr is empty)" : fence(evidence.stderr_tail.join("\n"))}`);
   if (others.length > 0) {
     parts.push(`## Other failed jobs (for context only)\n${others.map((other) => `- ${other.job ?? "(before any job)"} (rule ${other.rule ?? "?"}, exit code ${other.exit_code ?? "unknown"}): ${other.diagnosis.likely_cause}`).join("\n")}`);
   }

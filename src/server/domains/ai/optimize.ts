@@ -222,10 +222,12 @@ function estimate(before: RuleFacts[], after: RuleFacts[], times: RuleTimes): Op
     const now = memoryToMegabytes(next?.memory ?? undefined);
     return next && was !== undefined && now !== undefined && was !== now ? [{ rule: rule.name, was, now }] : [];
   });
+  const net = memoryChanges.reduce((sum, change) => sum + change.was - change.now, 0);
+  const listed = memoryChanges.map((change) => `${change.rule} ${megabytes(change.was)} → ${megabytes(change.now)}`).join(", ");
   const memoryReduction =
     memoryChanges.length === 0
       ? "none: no rule's declared memory changed"
-      : `${megabytes(memoryChanges.reduce((sum, change) => sum + change.was - change.now, 0))} less declared memory per set of jobs (${memoryChanges.map((change) => `${change.rule} ${megabytes(change.was)} → ${megabytes(change.now)}`).join(", ")})`;
+      : `${megabytes(Math.abs(net))} ${net >= 0 ? "less" : "more"} declared memory per job of the changed rules (${listed})`;
   if (times.runs === 0) {
     return { time_saved: NO_HISTORY, memory_reduction: memoryReduction, basis: "none", runs_considered: 0, method: "no run of this pipeline has ended, so no time can be estimated; the memory figure compares the rules' declared memory before and after" };
   }

@@ -11,6 +11,7 @@ import { startTestService, type TestService } from "../../../support/service-har
 import { assertBuilt } from "../../../support/strand-cli.js";
 import { startTeamService, type TeamService } from "../../../support/team-service.js";
 import { expectData } from "../../../../src/client/service-client.js";
+import { citationsOf, type ExplainedFailure } from "../../../../src/server/domains/ai/explain.js";
 import { aiEnv, postJson, promptOf, waitForRunAs } from "./ai-requests.js";
 
 assertBuilt();
@@ -152,5 +153,30 @@ describe("explain in team mode", () => {
     const own = await team.call("user", "POST", "/api/ai/explain", { body: { run_id: id } });
     expect(own.status).toBe(200);
     expect(own.body.citations).toEqual([{ kind: "stderr", job: "align", text: "[E::bwa_idx_load] fail to locate the index files" }]);
+  });
+});
+
+describe("citations found by matching", () => {
+  const evidence: ExplainedFailure = {
+    job: "sort.s1",
+    rule: "sort",
+    exit_code: 3,
+    command: "samtools sort -@ 4 -o sorted/s1.bam aligned/s1.sam",
+    stderr_tail: ["ok", "[bam_sort_core] truncated file. Aborted", "samtools sort: failed to read header from \"aligned/s1.sam\""],
+    diagnosis: { pattern: "truncated_file", category: "data", likely_cause: "", suggestions: [] },
+  };
+
+  it("finds stderr lines quoted in code or as part of a line, the exit code by its number, and pieces of the command", () => {
+    const summary = "The input was cut short (`truncated file. Aborted`); samtools exited with status 3 while running `samtools sort -@ 4 -o sorted/s1.bam`.";
+    expect(citationsOf(summary, evidence)).toEqual([
+      { kind: "stderr", job: "sort.s1", text: "[bam_sort_core] truncated file. Aborted" },
+      { kind: "exit_code", job: "sort.s1", text: "exit code 3" },
+      { kind: "command", job: "sort.s1", text: evidence.command },
+    ]);
+  });
+
+  it("cites no short line, no other exit code and nothing the summary does not repeat", () => {
+    expect(citationsOf("It looks ok. The job ended with code 30 after a failure to read input.", evidence)).toEqual([]);
+    expect(citationsOf("> samtools sort: failed to read header", evidence)).toEqual([{ kind: "stderr", job: "sort.s1", text: evidence.stderr_tail[2] }]);
   });
 });

@@ -112,7 +112,7 @@ describe("optimize through a local Anthropic-protocol server", () => {
       { rule: "slow", field: "memory", before: "memory = 1G", after: "memory = 512M", rationale: "it writes a few bytes", expected_impact: "each job reserves 512 MB less memory" },
     ]);
     expect(body.estimated).toMatchObject({ time_saved: NO_HISTORY, basis: "none", runs_considered: 0 });
-    expect(body.estimated.memory_reduction).toMatch(/^512 MB less declared memory/);
+    expect(body.estimated.memory_reduction).toBe("512 MB less declared memory per job of the changed rules (slow 1 GB → 512 MB)");
     expect(body.validation.valid).toBe(true);
     expect(body.validation.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: "AI_CHANGE_NOT_MADE" })]));
     // A proposal: the saved pipeline is unchanged.
