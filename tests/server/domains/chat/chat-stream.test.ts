@@ -265,3 +265,37 @@ describe("the chat copilot through a local OpenAI-protocol server", () => {
     expect((await messagesOf(answer.session_id)).messages.at(-1)).toMatchObject({ role: "user", content: "this one fails" });
   });
 });
+
+describe("a provider failing midway through a streamed reply", () => {
+  let openai: ProtocolServer;
+  let ollama: ProtocolServer;
+  let service: TestService;
+
+  beforeAll(async () => {
+    openai = await startProtocolServer("openai");
+    ollama = await startProtocolServer("ollama");
+    service = await startTestService({ env: { SERVICE_AI_PROVIDER: "openai", SERVICE_AI_API_KEY: "k", SERVICE_AI_API_URL: openai.baseUrl, SERVICE_AI_MODEL: "gpt-test", OLLAMA_HOST: ollama.origin, OLLAMA_MODEL: "llama-test" } });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await openai?.close();
+    await ollama?.close();
+  });
+
+  it("announces the restart of the round, and the next provider's text is what is kept", async () => {
+    openai.script({ text: "The first provider begins and", streamError: "Overloaded" });
+    ollama.script({ text: "The second provider answers in full." });
+    const response = await post(service, "/api/chat/send", { message: "who answers?" });
+    const events = sseEvents(await response.text());
+    const restart = events.findIndex((entry) => entry.event === "status" && entry.data.restart_round === 1);
+    expect(restart).toBeGreaterThan(0);
+    expect(events[restart]!.data.message).toMatch(/trying ollama/);
+    // The first provider's words had reached the client before it failed.
+    expect(events.slice(0, restart).some((entry) => entry.event === "text")).toBe(true);
+    const after = events.slice(restart).filter((entry) => entry.event === "text").map((entry) => entry.data.chunk).join("");
+    expect(after).toBe("The second provider answers in full.");
+    expect(events.at(-1)!.event).toBe("done");
+    const stored = (await (await fetch(`${service.url}/api/chat/sessions/${events.at(-1)!.data.session_id}/messages`)).json()) as { messages: { content: string; metadata: unknown }[] };
+    expect(stored.messages[1]).toMatchObject({ content: "The second provider answers in full.", metadata: { provider: { provider: "ollama", model: "llama-test" } } });
+  });
+});
