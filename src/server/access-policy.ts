@@ -70,6 +70,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   listShares: "read",
   revokeShare: "write",
   importPipeline: "write",
+  // graph edits of a pipeline's text (write permission on a saved pipeline is the domain's check)
+  editPipelineGraph: "write",
+  undoPipelineEdit: "write",
+  redoPipelineEdit: "write",
   // templates
   listTemplates: "read",
   getTemplate: "read",

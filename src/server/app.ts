@@ -34,6 +34,7 @@ import { eventRoutes } from "./events/routes.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
 import { TOOLING_NAMES } from "./domains/workflow/service.js";
 import { savedPipelineRoutes } from "./domains/pipelines/routes.js";
+import { graphEditRoutes } from "./domains/dag/routes.js";
 import { auditTrail } from "./middleware/audit.js";
 import { authentication } from "./middleware/authentication.js";
 import { authRoutes } from "./domains/auth/routes.js";
@@ -310,6 +311,7 @@ export function createApp(options: AppOptions): ServiceApp {
   );
   app.route("/", toolingRoutes());
   app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
+  app.route("/", graphEditRoutes(store));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));
   app.route("/", templateRoutes(store));
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));

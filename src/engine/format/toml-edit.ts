@@ -201,7 +201,11 @@ export class TomlText {
     const { array, index } = element;
     const elements = array.elements;
     const value = elements[index]!.value;
-    if (elements.length === 1) return this.apply({ start: value.span.start, end: value.span.end, text: "" });
+    if (elements.length === 1) {
+      // Its comma goes too (`[\n  "a",\n]`), or `[,]` would be left.
+      const comma = /^[ \t\r\n]*,/.exec(this.current.slice(value.span.end));
+      return this.apply({ start: value.span.start, end: value.span.end + (comma ? comma[0].length : 0), text: "" });
+    }
     if (index < elements.length - 1) return this.apply({ start: value.span.start, end: elements[index + 1]!.value.span.start, text: "" });
     this.apply({ start: elements[index - 1]!.value.span.end, end: value.span.end, text: "" });
   }
@@ -258,17 +262,18 @@ export class TomlText {
     // A table written as dotted keys (`resources.threads = 2`) gains one more dotted key.
     const dotted = entries.filter((entry) => entry.home.kind === "section" && entry.home.section.path.length <= parent.length && startsWith(entry.path, parent));
     if (dotted.length > 0) {
-      const home = dotted[dotted.length - 1]!.home as { kind: "section"; section: Section };
-      return this.insertLine(home.section, [...parent.slice(home.section.path.length), key], value);
+      const home = dotted[dotted.length - 1]!.home as { kind: "section"; section: Section; item: KeyValueItem };
+      return this.insertLine(home.section, [...parent.slice(home.section.path.length), key], value, home.item);
     }
     // The table itself is not written yet: it becomes a key of its own parent.
     if (parent.length === 0) throw new TomlEditError(`cannot place the key ${String(key)}`);
     this.insert(parent, { [String(key)]: value } as JsonValue);
   }
 
-  private insertLine(section: Section, key: (string | number)[], value: JsonValue): void {
+  /** Writes `key = value` on a line of its own after `after` (default: the section's last key). */
+  private insertLine(section: Section, key: (string | number)[], value: JsonValue, after?: KeyValueItem): void {
     const line = `${key.map(renderKey).join(".")} = ${renderValue(value, true)}`;
-    const last = section.items[section.items.length - 1];
+    const last = after ?? section.items[section.items.length - 1];
     if (last) {
       const end = this.lineEndAfter(last.value.span.end);
       const indent = this.indentOf(last.keySpan.start);
