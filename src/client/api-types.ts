@@ -578,6 +578,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pipeline/{id}/command": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply one graph edit to a pipeline's text (add, remove, connect, disconnect, update or rename rules; patch the workflow)
+         * @description The edit changes only the bytes of what it touches: comments and layout of the rest stay as written, [[rules]] tables stay tables and an inline rules array stays inline. The answer is the edited text with its validation errors (success is false when it does not validate); nothing is saved. The id names a saved pipeline (the caller must be allowed to change it) or is any key of an unsaved editor; undo and redo history is kept per id and caller.
+         */
+        post: operations["editPipelineGraph"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pipeline/{id}/redo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply again the caller's latest undone graph edit of this id */
+        post: operations["redoPipelineEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pipeline/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take back the caller's latest graph edit of this id: the text before it */
+        post: operations["undoPipelineEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pipelines": {
         parameters: {
             query?: never;
@@ -1500,6 +1554,56 @@ export interface components {
             limit?: number;
             /** @description pipeline TOML text */
             toml_content: string;
+        };
+        DagCommandBody: {
+            /**
+             * @description one of add_rule, remove_rule, connect, disconnect, update_rule, update_workflow, rename_rule
+             * @example connect
+             */
+            operation: string;
+            /**
+             * @description the operation's fields: add_rule {rule: {name, …}}; remove_rule {name}; connect and disconnect {from, to}; update_rule {name, patch}; update_workflow {patch}; rename_rule {from, to}. A patch is an RFC 7396 merge patch: null deletes a key, a table merges into the table it names, any other value replaces.
+             * @example {
+             *       "from": "trim",
+             *       "to": "align"
+             *     }
+             */
+            payload?: {
+                [key: string]: unknown;
+            };
+            /** @description what the text is called in messages (a file name); informational */
+            source?: string;
+            /** @description the text to edit (the client's current text) */
+            toml_content: string;
+        };
+        DagCommandResult: {
+            operation: string;
+            /** @description undone edits that /redo can apply again now */
+            redo_depth: number;
+            /** @description whether the edited text validates (it is returned either way) */
+            success: boolean;
+            /** @description the edited text; comments and layout of untouched parts kept */
+            toml_content: string;
+            /** @description edits that /undo can take back now */
+            undo_depth: number;
+            /** @description validation errors of the edited text */
+            validation_errors: components["schemas"]["DagEditFinding"][];
+        };
+        DagEditFinding: {
+            code: string;
+            message: string;
+            suggestion: string | null;
+        };
+        DagHistoryBody: {
+            /** @description the client's current text (must be what the last edit, undo or redo answered) */
+            toml_content: string;
+        };
+        DagHistoryResult: {
+            /** @description undone edits that /redo can apply again now */
+            redo_depth: number;
+            toml_content: string;
+            /** @description edits that /undo can take back now */
+            undo_depth: number;
         };
         DagResult: {
             critical_path: string[];
@@ -5392,6 +5496,366 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editPipelineGraph: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DagCommandBody"];
+            };
+        };
+        responses: {
+            /** @description the edited text and its validation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DagCommandResult"];
+                };
+            };
+            /** @description DAG_EDIT_ERROR: an unknown operation, a missing payload field, an unknown rule, a name already taken, or text that does not parse */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a viewer, or a saved pipeline the caller may read but not change (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description another user's private pipeline (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redoPipelineEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DagHistoryBody"];
+            };
+        };
+        responses: {
+            /** @description the text after the latest undone edit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DagHistoryResult"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a viewer, or a saved pipeline the caller may read but not change (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NO_REDO: nothing to redo (a new edit clears it); or NOT_FOUND: another user's private pipeline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the text sent is not what the latest undo produced */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    undoPipelineEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DagHistoryBody"];
+            };
+        };
+        responses: {
+            /** @description the text before the latest edit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DagHistoryResult"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a viewer, or a saved pipeline the caller may read but not change (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NO_UNDO: nothing to undo; or NOT_FOUND: another user's private pipeline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the text sent is not what the latest edit produced (it changed since) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */

@@ -8,11 +8,13 @@ import { TomlError } from "smol-toml";
 import { nearestKey } from "../check/unknown-keys.js";
 import { isTable, TomlEditError, TomlText, type JsonValue } from "./toml-edit.js";
 
+/** An edit that cannot be made: its message says why, its suggestion what to do. */
 export { TomlEditError as PipelineEditError } from "./toml-edit.js";
 
 /** The operations a graph edit may name. */
 export const GRAPH_OPERATIONS = ["add_rule", "remove_rule", "connect", "disconnect", "update_rule", "update_workflow", "rename_rule"] as const;
 
+/** One of the operations. */
 export type GraphOperation = (typeof GRAPH_OPERATIONS)[number];
 
 /** A rule name the format accepts (E002): letters, digits, `_`, `-` and `:`. */

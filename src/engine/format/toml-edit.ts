@@ -62,15 +62,23 @@ function basicString(text: string): string {
   return JSON.stringify(text).replace(/\u007f/g, "\\u007F");
 }
 
+/** Escapes the control characters a multi-line basic string may not hold (all but tab and line feed). */
+function escapeControls(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    out += (code < 0x20 && ch !== "\t" && ch !== "\n") || code === 0x7f ? `\\u${code.toString(16).padStart(4, "0").toUpperCase()}` : ch;
+  }
+  return out;
+}
+
 /** A multi-line basic string, for text with line breaks written as a key's own line. */
 function multilineString(text: string): string {
   const body = text
     .replace(/\\/g, "\\\\")
     // No run of three quotes, and no quote right before the closing delimiter.
-    .replace(/"(?=")|"$/g, '\\"')
-    .replace(/\r/g, "\\r")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`);
-  return `"""\n${body}"""`;
+    .replace(/"(?=")|"$/g, '\\"');
+  return `"""\n${escapeControls(body)}"""`;
 }
 
 /** A JSON value as an inline TOML value; `multiline` lets a string with line breaks use `"""`. */

@@ -123,6 +123,19 @@ describe("graph edits of [[rules]] tables keep every untouched byte", () => {
     expect(applyGraphEdit(text, "rename_rule", { from: "split", to: "chunk" })).toBe(text.replaceAll('"split"', '"chunk"'));
   });
 
+  it("writes any JSON text faithfully: quotes, backslashes, control characters, line breaks, odd keys", () => {
+    const tricky = ['say "hi"\n"""', 'C:\\path\\', "tab\tcr\r\nnul\u0000del\u007f end\"", "ünïcödé ✓\n", '"', "\n\n"];
+    for (const shell of tricky) {
+      const patch = { shell, params: { "odd key": shell, n: -1.5e-7, big: 9007199254740991, on: false, list: [shell, 1, [true]] } };
+      const edited = applyGraphEdit(PIPELINE, "update_rule", { name: "trim", patch });
+      const rule = (parse(edited).rules as Record<string, unknown>[])[0]!;
+      expect(rule.shell).toBe(shell);
+      expect(rule.params).toEqual(patch.params);
+      const inline = (parse(applyGraphEdit(INLINE, "update_rule", { name: "a", patch })).rules as Record<string, unknown>[])[0]!;
+      expect(inline.shell).toBe(shell);
+    }
+  });
+
   it("update_rule with a new name renames (references too)", () => {
     expect(applyGraphEdit(PIPELINE, "update_rule", { name: "trim", patch: { name: "trimming" } })).toBe(PIPELINE.replaceAll('"trim"', '"trimming"'));
   });

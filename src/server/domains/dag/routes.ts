@@ -2,7 +2,7 @@
  * HTTP adapter of graph editing: `POST /api/pipeline/{id}/command`, `/undo` and `/redo` (singular
  * `pipeline`, as the specification names them).
  */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { engineWorkResponses, failureResponse, jsonBody, jsonResponse, PipelineIdParam } from "../../openapi-shapes.js";

@@ -6,6 +6,7 @@ import { GRAPH_OPERATIONS } from "../../../engine/format/pipeline-edits.js";
 
 const toml = z.string().openapi({ description: "pipeline TOML text" });
 
+/** `POST /api/pipeline/{id}/command`: the text, the operation and its payload. */
 export const CommandBody = z
   .object({
     toml_content: toml.openapi({ description: "the text to edit (the client's current text)" }),
@@ -20,6 +21,7 @@ export const CommandBody = z
   })
   .openapi("DagCommandBody");
 
+/** `/undo` and `/redo`: the client's current text. */
 export const HistoryBody = z.object({ toml_content: toml.openapi({ description: "the client's current text (must be what the last edit, undo or redo answered)" }) }).openapi("DagHistoryBody");
 
 const EditFinding = z.object({ code: z.string(), message: z.string(), suggestion: z.string().nullable() }).openapi("DagEditFinding");
@@ -29,6 +31,7 @@ const depths = {
   redo_depth: z.number().int().openapi({ description: "undone edits that /redo can apply again now" }),
 };
 
+/** The edited text with its validation and the history depths. */
 export const CommandResult = z
   .object({
     success: z.boolean().openapi({ description: "whether the edited text validates (it is returned either way)" }),
@@ -39,4 +42,5 @@ export const CommandResult = z
   })
   .openapi("DagCommandResult");
 
+/** The text undo or redo gives back, with the history depths. */
 export const HistoryResult = z.object({ toml_content: z.string(), ...depths }).openapi("DagHistoryResult");

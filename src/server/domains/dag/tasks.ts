@@ -31,6 +31,8 @@ function editError(message: string, suggestion: string | undefined, source: stri
   return new ServiceError(400, "DAG_EDIT_ERROR", source ? `${source}: ${message}` : message, suggestion ? { suggestion } : {});
 }
 
+/** The tasks by name, as the worker runs them. */
 export const tasks = { edit };
 
+/** Their types, for `engineTasks`. */
 export type DagTasks = typeof tasks;

@@ -1,6 +1,7 @@
 /**
- * The undo and redo stacks of graph edits, in memory, one pair per pipeline id and user. Bounded three
- * ways: entries per stack, bytes of text per history, and histories in all (least recently used dropped).
+ * The undo and redo stacks of graph edits, in memory, one pair per pipeline id and user. Bounded four
+ * ways: steps per stack, text per history, histories in all and text in all (least recently used
+ * histories are dropped first).
  */
 
 /** One edit: the text before it and the text it produced. */
@@ -17,9 +18,12 @@ export interface HistoryLimits {
   maxChars: number;
   /** Histories kept in all (the least recently used is dropped). */
   maxHistories: number;
+  /** Characters of text kept by all histories together (the least recently used are dropped). */
+  maxTotalChars: number;
 }
 
-export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxSteps: 50, maxChars: 8 * 1024 * 1024, maxHistories: 500 };
+/** 50 steps per stack, 8 Mi characters of text per history, 500 histories, 128 Mi characters in all. */
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxSteps: 50, maxChars: 8 * 1024 * 1024, maxHistories: 500, maxTotalChars: 128 * 1024 * 1024 };
 
 interface History {
   undo: EditStep[];
@@ -27,6 +31,8 @@ interface History {
 }
 
 const size = (step: EditStep) => step.before.length + step.after.length;
+
+const historySize = (history: History) => [...history.undo, ...history.redo].reduce((sum, step) => sum + size(step), 0);
 
 /** The edit histories of every pipeline and user. */
 export class EditHistories {
@@ -40,6 +46,7 @@ export class EditHistories {
     history.undo.push(step);
     history.redo = [];
     this.trim(history);
+    this.evict(key);
   }
 
   /** The latest edit, or undefined. */
@@ -85,9 +92,21 @@ export class EditHistories {
     return history;
   }
 
+  /** Drops the least recently used histories (never `keep`) while all of them hold too much text. */
+  private evict(keep: string): void {
+    let total = 0;
+    for (const history of this.histories.values()) total += historySize(history);
+    for (const [key, history] of this.histories) {
+      if (total <= this.limits.maxTotalChars) return;
+      if (key === keep) continue;
+      total -= historySize(history);
+      this.histories.delete(key);
+    }
+  }
+
   private trim(history: History): void {
     for (const stack of [history.undo, history.redo]) if (stack.length > this.limits.maxSteps) stack.splice(0, stack.length - this.limits.maxSteps);
-    let chars = [...history.undo, ...history.redo].reduce((sum, step) => sum + size(step), 0);
+    let chars = historySize(history);
     // The oldest edits go first (the bottom of the undo stack, then the bottom of the redo stack).
     while (chars > this.limits.maxChars && history.undo.length + history.redo.length > 1) {
       const stack = history.undo.length > 0 ? history.undo : history.redo;
