@@ -10,6 +10,7 @@ import { ServiceError } from "../../errors.js";
 import type { Store } from "../../store/store.js";
 import { isStoreError } from "../../store/store-error.js";
 import { writable } from "../pipelines/service.js";
+import { validateText } from "../workflow/service.js";
 import type { DagTasks } from "./tasks.js";
 import { EditHistories, type EditStep, type HistoryLimits } from "./undo-history.js";
 
@@ -37,12 +38,13 @@ export class GraphEditing {
   /** Applies one edit and records it (an edit that is refused leaves the history as it was). */
   async command(caller: Caller, id: string, input: CommandInput) {
     const key = await this.historyKey(caller, id);
-    const result = await work("edit", { text: input.toml_content, operation: input.operation, payload: input.payload ?? {}, source: input.source }, "editing the pipeline's graph");
-    if (result.toml_content !== input.toml_content) this.histories.record(key, { before: input.toml_content, after: result.toml_content });
+    const edited = await work("edit", { text: input.toml_content, operation: input.operation, payload: input.payload ?? {}, source: input.source }, "editing the pipeline's graph");
+    const validation = await validateText(edited);
+    if (edited !== input.toml_content) this.histories.record(key, { before: input.toml_content, after: edited });
     return {
-      success: result.valid,
-      toml_content: result.toml_content,
-      validation_errors: result.errors,
+      success: validation.valid,
+      toml_content: edited,
+      validation_errors: validation.errors.map(({ code, message, suggestion }) => ({ code, message, suggestion })),
       operation: input.operation,
       ...this.histories.depths(key),
     };

@@ -1,14 +1,13 @@
 /**
- * The DAG domain's engine tasks: a graph edit and the validation of its result, run in an engine worker
- * because both read the whole text.
+ * The DAG domain's engine task: a graph edit, run in an engine worker because it reads the whole text
+ * (the result is validated by the workflow domain's own task).
  */
 import { parse as parseToml, TomlError } from "smol-toml";
 import { applyGraphEdit, PipelineEditError } from "../../../engine/format/pipeline-edits.js";
 import { ServiceError } from "../../errors.js";
-import { validateText } from "../workflow/tooling.js";
 
-/** The edited text and its validation errors; DAG_EDIT_ERROR when the edit cannot be made. */
-async function edit(input: { text: string; operation: string; payload: unknown; source?: string }) {
+/** The edited text; DAG_EDIT_ERROR when the edit cannot be made. */
+function edit(input: { text: string; operation: string; payload: unknown; source?: string }) {
   let edited: string;
   try {
     edited = applyGraphEdit(input.text, input.operation, input.payload);
@@ -23,8 +22,7 @@ async function edit(input: { text: string; operation: string; payload: unknown; 
     // The edit is refused rather than handing back text that does not read (a table written in a way the edit cannot extend).
     throw editError(`the ${input.operation} edit would leave text that does not parse (line ${error.line}, column ${error.column})`, "edit this part of the text by hand", input.source);
   }
-  const validation = await validateText(edited);
-  return { toml_content: edited, valid: validation.valid, errors: validation.errors.map(({ code, message, suggestion }) => ({ code, message, suggestion })) };
+  return edited;
 }
 
 function editError(message: string, suggestion: string | undefined, source: string | undefined): ServiceError {
