@@ -40,6 +40,7 @@ const COMMANDS: CatalogEntry[] = [
   { name: "schema", summary: "print the JSON Schema of the pipeline format", load: async () => (await tools()).schemaCommand },
   { name: "license", summary: "show the license status (or check a license file)", load: async () => (await import("./commands/license.js")).licenseCommand },
   { name: "template", summary: "list the built-in pipeline templates, or print one to start a pipeline from", load: async () => (await import("./commands/template.js")).templateCommand },
+  { name: "plugin", summary: "make an Ed25519 key, sign a plugin manifest, or check a manifest and its signature", load: async () => (await import("./commands/plugin.js")).pluginCommand },
   { name: "cluster", summary: "write HPC job scripts (SLURM, PBS, SGE, LSF) with a submit.sh; show or cancel scheduler jobs", load: async () => (await import("./commands/cluster.js")).clusterCommand },
 ];
 

@@ -118,6 +118,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   listChatSessions: "read",
   listChatMessages: "read",
   deleteChatSession: "write",
+  // plugins: validating a manifest changes nothing
+  validatePlugin: "read",
   // the scheduler's queue, as squeue shows it to anyone on a login node (hpc mode; 404 in other modes)
   getHpcStatus: "read",
 };

@@ -20,6 +20,7 @@ import { collaborationRoutes } from "./domains/collaboration/routes.js";
 import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
 import { LicenseCache } from "../license/license.js";
 import { licenseRoutes } from "./domains/license/routes.js";
+import { pluginRoutes } from "./domains/plugins/routes.js";
 import { ServiceMetrics } from "./domains/observability/prometheus.js";
 import { observabilityRoutes } from "./domains/observability/routes.js";
 import { sharedCheck } from "./domains/observability/service.js";
@@ -156,6 +157,7 @@ const API_TAGS = [
   { name: "events", description: "the live event stream" },
   { name: "observability", description: "health, system, metrics and the audit log" },
   { name: "license", description: "license status" },
+  { name: "plugins", description: "plugin manifests and their Ed25519 signatures" },
   { name: "ai", description: "AI drafting, explanation and provider settings (every result is a proposal)" },
   { name: "chat", description: "the AI copilot: streamed replies, read-only tools, your sessions and their messages" },
   { name: "cluster", description: "the local scheduler's partitions, nodes and jobs (hpc mode)" },
@@ -344,6 +346,7 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", chatRoutes(aiContext, store));
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
+  app.route("/", pluginRoutes({ version: options.version, env }));
   app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler) }));
   app.route(
     "/",

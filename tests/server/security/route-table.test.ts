@@ -98,6 +98,7 @@ const TABLE: Record<string, Row> = {
   getMetrics: { query: "?format=json", expect: READ_OK },
   listAudit: { expect: ADMIN_ONLY },
   uploadLicense: { body: { license_data: "not a license" }, expect: { anonymous: 401, viewer: 403, user: 403, other: 403, admin: 400 } },
+  validatePlugin: { body: { manifest: { name: "a-plugin", version: "1.0.0", plugin_type: "rule", entry: "rule.toml" } }, expect: READ_OK },
   getHpcStatus: { expect: { anonymous: 401, viewer: 404, user: 404, other: 404, admin: 404 } },
   // AI (no provider is configured in this service: the AI calls answer 503 AI_NOT_CONFIGURED to whoever may make them)
   getAiConfig: { expect: READ_OK },
