@@ -976,6 +976,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a plugin manifest's fields and its Ed25519 signature
+         * @description Every problem names its field (JSON path), what is wrong and how to fix it; unknown fields are warnings. The signature covers the RFC 8785 canonical JSON of the whole manifest except its signature field. valid is false whenever a present signature does not verify or its key is not trusted; an unsigned manifest is valid with a warning unless allow_unsigned is false.
+         */
+        post: operations["validatePlugin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs": {
         parameters: {
             query?: never;
@@ -2091,6 +2111,31 @@ export interface components {
              */
             visibility: "private" | "workspace" | "link";
         };
+        PluginProblem: {
+            /** @description the field's JSON path, e.g. permissions[1] or signature.value */
+            field: string;
+            message: string;
+            suggestion: string;
+        };
+        PluginSignatureVerdict: {
+            key_id: string | null;
+            present: boolean;
+            public_key: string | null;
+            /** @description verified, and the key is a trusted one */
+            trusted: boolean;
+            /** @description well formed and matching the manifest under its public key */
+            verified: boolean;
+        };
+        PluginValidation: {
+            errors: components["schemas"]["PluginProblem"][];
+            name: string | null;
+            plugin_type: string | null;
+            signature: components["schemas"]["PluginSignatureVerdict"];
+            /** @description no errors: the fields check out and a present signature verifies with a trusted key */
+            valid: boolean;
+            version: string | null;
+            warnings: components["schemas"]["PluginProblem"][];
+        };
         PrepareBody: {
             config?: {
                 [key: string]: string;
@@ -2656,6 +2701,30 @@ export interface components {
              */
             role: "admin" | "user" | "viewer";
             username: string;
+        };
+        ValidatePluginRequest: {
+            /** @description whether an unsigned manifest may be valid (default true: it gets a warning); false makes a missing signature an error */
+            allow_unsigned?: boolean;
+            /**
+             * @description the plugin manifest (name, version, plugin_type, description, author, license, entry, command_template, environment, strand_version, permissions, homepage, repository, signature)
+             * @example {
+             *       "name": "fastp-trim",
+             *       "version": "1.0.0",
+             *       "plugin_type": "rule",
+             *       "description": "Adapter trimming with fastp",
+             *       "author": "Ada Lovelace",
+             *       "license": "MIT",
+             *       "entry": "rules/fastp.toml",
+             *       "strand_version": "^0.1.0"
+             *     }
+             */
+            manifest: {
+                [key: string]: unknown;
+            };
+            /** @description Ed25519 public keys (standard base64) to trust besides the service's SERVICE_PLUGIN_TRUSTED_KEYS: a list, or an object {key_id: key} */
+            trusted_keys?: string[] | {
+                [key: string]: string;
+            };
         };
         ValidateResult: {
             dependencies: number;
@@ -8398,6 +8467,102 @@ export interface operations {
             };
             /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validatePlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidatePluginRequest"];
+            };
+        };
+        responses: {
+            /** @description the verdict, with every problem found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginValidation"];
+                };
+            };
+            /** @description no manifest (MISSING_FIELD), or a trusted key that is not an Ed25519 public key (PLUGIN_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -128,14 +128,15 @@ function sign(args: ParsedArgs, output: Output): number {
 }
 
 function verify(args: ParsedArgs, output: Output): number {
-  const { path, manifest } = readManifest(args, output);
-  const configured = configuredTrustedKeys(process.env);
-  for (const problem of configured.problems) output.err(`strand plugin verify: warning: ${problem.message}; it is ignored`);
+  // Usage errors first: a mistyped key should not wait for the manifest to be read.
   const given: TrustedKey[] = optionValues(args, "trusted-key").map((text, index) => {
     const key = readPublicKey(text, `--trusted-key ${index + 1}`);
     if (!(key instanceof Uint8Array)) throw new UsageError(key.message, "pass the base64 public key strand plugin keygen printed");
     return { id: null, key };
   });
+  const { path, manifest } = readManifest(args, output);
+  const configured = configuredTrustedKeys(process.env);
+  for (const problem of configured.problems) output.err(`strand plugin verify: warning: ${problem.message}; it is ignored`);
   const result = validatePlugin(manifest, { strandVersion: engineVersion(), trustedKeys: [...configured.keys, ...given], allowUnsigned: !args.flags.has("require-signature") });
   const findings = findingsOf(result, path);
   if (args.flags.has("json")) {
