@@ -64,10 +64,12 @@ describe("the import graph of src/", () => {
     expect(importLoops(groupGraph(graph, domainOf))).toEqual([]);
   });
 
-  it("keeps the service's lower layers (store, runner, events, middleware, shared shapes) free of domains: only app.ts composes them (and config.ts reads their settings)", () => {
+  it("keeps the service's lower layers (store, runner, events, middleware, shared shapes) free of domains: only app.ts composes them (config.ts reads their settings, ai-capabilities.ts composes the AI's reads)", () => {
     // config.ts turns the environment into every domain's settings (OAuth clients, run limits, the sign-in
-    // throttle), so it names their settings types; nothing below it may.
-    const composition = new Set(["src/server/app.ts", "src/server/config.ts"]);
+    // throttle), so it names their settings types; ai-capabilities.ts composes the AI's read-only capabilities
+    // from the other domains' reads (so the AI domain itself never imports a domain that can write); nothing
+    // below them may.
+    const composition = new Set(["src/server/app.ts", "src/server/config.ts", "src/server/ai-capabilities.ts"]);
     const upward = offendingEdges(graph, (from, to) => inServer(from) && domainOf(from) === undefined && !composition.has(from) && domainOf(to) !== undefined);
     expect(upward).toEqual([]);
   });

@@ -9,6 +9,12 @@ import type { AiKnowledge } from "./read-tools.js";
 import type { AiReader } from "./reader.js";
 import type { AiSettings } from "./settings.js";
 
+// What other domains (the chat copilot) use of this one: the harness, its read-only tools and capabilities, and the named event stream.
+export { ChainFailure, Harness } from "./harness.js";
+export { readTools, type AiKnowledge } from "./read-tools.js";
+export type { AiReader, DraftValidation, RunFacts } from "./reader.js";
+export { namedEventStream } from "./event-stream.js";
+
 /** Everything the AI routes are given: reads only, and the settings of the AI itself. */
 export interface AiContext {
   settings: AiSettings;

@@ -7,8 +7,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { callerOf } from "../../caller.js";
 import type { Context } from "hono";
 import { Deleted, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
-import { namedEventStream } from "../ai/event-stream.js";
-import { harnessFor, type AiContext } from "../ai/service.js";
+import { harnessFor, namedEventStream, type AiContext } from "../ai/service.js";
 import { ChatMessagesSchema, ChatReplySchema, ChatSendRequest, ChatSessionIdParam, ChatSessionPage, ChatSessionQuery } from "./schemas.js";
 import { chatFailed, converse, ownSession, prepareChat, type ChatHistoryStore, type ChatRequest } from "./service.js";
 

@@ -8,14 +8,11 @@ import type { ModelMessage } from "ai";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { isStoreError } from "../../store/store-error.js";
-import type { ChatMessage, ChatSession, Store } from "../../store/store.js";
-import { ChainFailure, type Harness } from "../ai/harness.js";
-import { readTools, type AiKnowledge } from "../ai/read-tools.js";
-import type { AiReader, DraftValidation, RunFacts } from "../ai/reader.js";
-import { boundedHistory } from "./history.js";
+import type { ChatMessage, ChatSession } from "../../store/store.js";
+import { ChainFailure, readTools, type AiKnowledge, type AiReader, type DraftValidation, type Harness, type RunFacts } from "../ai/service.js";
+import { boundedHistory, type ChatHistoryStore } from "./history.js";
 
-/** The part of the store the chat domain writes: its own sessions and messages, nothing else. */
-export type ChatHistoryStore = Pick<Store, "createChatSession" | "getChatSession" | "listChatSessions" | "appendChatMessage" | "listChatMessages" | "setChatSummary" | "deleteChatSession">;
+export type { ChatHistoryStore } from "./history.js";
 
 /** Correction rounds after a reply whose pipeline the engine rejects. */
 export const MAX_CHAT_CORRECTIONS = 2;
