@@ -107,6 +107,7 @@ describe("strand plugin: keygen → sign → verify", () => {
 
   it("gives usage errors exit 2 and a bad manifest exit 1, without stack traces", async () => {
     const dir = folder({ "list.json": "[1]", "broken.json": "{" });
+    expect((await runStrand(["plugin", "keygen", "-o", dir.path("k.key")], { env: ENV })).exitCode).toBe(0);
     const cases: [string[], number, string][] = [
       [["plugin"], 2, "plugin needs a subcommand"],
       [["plugin", "verfy"], 2, "unknown plugin subcommand 'verfy'"],
@@ -123,6 +124,10 @@ describe("strand plugin: keygen → sign → verify", () => {
       expect(result.stderr + result.stdout, args.join(" ")).toContain(message);
       expect(stackTraceLines(result.stderr)).toEqual([]);
     }
+    // --json with -o -: the envelope alone on stdout, the signed manifest inside it.
+    dir.write({ "ok.json": JSON.stringify(MANIFEST) });
+    const piped = parseEnvelope<{ signed: Record<string, unknown> }>(await runStrand(["plugin", "sign", dir.path("ok.json"), "--key", dir.path("k.key"), "-o", "-", "--json"], { env: ENV }));
+    expect(piped).toMatchObject({ ok: true, command: "plugin sign", data: { signed: { name: "bwa-align", signature: { algorithm: "ed25519" } } } });
     const keygen = parseEnvelope<{ public_key: string }>(await runStrand(["plugin", "keygen", "-o", dir.path("j.key"), "--json"], { env: ENV }));
     expect(keygen).toMatchObject({ ok: true, command: "plugin keygen", data: { key_id: null } });
     expect(Buffer.from(keygen.data.public_key, "base64")).toHaveLength(32);

@@ -117,7 +117,9 @@ function sign(args: ParsedArgs, output: Output): number {
   const target = optionValue(args, "output") ?? path;
   const warnings = check.warnings.filter((problem) => problem.field !== "signature").map((problem) => problemFinding(problem, "warning", path));
   if (target === "-") {
-    output.out(text);
+    // With --json, stdout carries the envelope alone: the signed manifest travels in it.
+    if (args.flags.has("json")) printEnvelope(output, "plugin sign", { ok: true, data: { manifest: "-", signature: signed.signature, signed }, findings: warnings });
+    else output.out(text);
   } else {
     writeFileSync(resolve(target), text);
     if (args.flags.has("json")) printEnvelope(output, "plugin sign", { ok: true, data: { manifest: displayPath(output, resolve(target)), signature: signed.signature }, findings: warnings });
