@@ -4,14 +4,16 @@
  * included), then the draft, which reaches the editor only on "Open in editor" and stays unsaved; cancel
  * stops the model call; a failure's "Try the <name> template" links to it; the scratch editor's "Draft with
  * AI" replaces the text only after a confirmation; the AI settings page shows the chain, saves a user
- * setting (the key never shown) and tests it; a service without AI explains how to set it up. Screenshots
- * and an axe check of the new pages; no console error.
+ * setting (the key never shown) and tests it; a failed run's "Explain with AI" shows the explanation as
+ * text with the quoted stderr line and exit code highlighted, the fix and the provider, and can be
+ * cancelled; a service without AI explains how to set it up. Screenshots and an axe check of the new pages;
+ * no console error.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProtocolServer, type ProtocolServer } from "../support/ai-protocol-servers.js";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
-import { serviceClient } from "../support/run-client.js";
+import { chainPipeline, closeAfterRuns, serviceClient, waitForRun } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
 import { openWebSession, type WebSession } from "../support/web-session.js";
 
@@ -40,6 +42,19 @@ depends_on = ["align"]
 /** The same with an error the engine names: a dependency on a rule that does not exist. */
 const INVALID_DRAFT = VALID_DRAFT.replace('depends_on = ["align"]', 'depends_on = ["alignn"]');
 
+/** A pipeline whose second job complains on stderr and exits 3. */
+const FAILING = chainPipeline("explain-me", [
+  ["prepare", "echo prepared > {output[0]}"],
+  ["align", "echo 'loading index ref.fa' >&2; echo '[E::bwa_idx_load] fail to locate the index files' >&2; exit 3"],
+]);
+
+/** A run of `toml`, once it has ended. */
+async function failedRun(base: string, toml: string): Promise<string> {
+  const id = (await serviceClient(base).POST("/api/runs", { body: { toml_content: toml } })).data!.id;
+  await waitForRun(base, id);
+  return id;
+}
+
 const fenced = (toml: string) => `Here is the pipeline.\n\n\`\`\`toml\n${toml}\`\`\`\n`;
 
 /** The text of the editor on the page. */
@@ -58,7 +73,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("AI in the browser app", () => {
   }, 60_000);
   afterAll(async () => {
     await web?.close();
-    await service?.close();
+    if (service) await closeAfterRuns(service);
     await anthropic?.close();
   });
 
@@ -216,6 +231,54 @@ describe.skipIf(CHROMIUM_PATH === undefined)("AI in the browser app", () => {
     await page.close();
     expect(web.problems).toEqual([]);
   }, 60_000);
+
+  it("explains a failed run with AI: the explanation as text, the quoted stderr line and exit code, the fix and the provider", async () => {
+    const runId = await failedRun(service.url, FAILING);
+    anthropic.script({
+      text: [
+        "## What happened",
+        "The aligner could not find the index of the reference genome:",
+        "> [E::bwa_idx_load] fail to locate the index files",
+        "",
+        "The job `align` stopped with exit code 3. <b>not bold</b>",
+        "",
+        "1. Build the index first (`bwa index ref.fa`).",
+        "2. Retry the run.",
+      ].join("\n"),
+    });
+    const page = await web.open(`/runs/${runId}`);
+    await page.getByRole("heading", { name: "Why did this fail?" }).waitFor();
+    const section = page.getByRole("region", { name: "Explanation by AI" });
+    await section.getByRole("button", { name: "Explain with AI" }).click();
+    await section.getByText("answered by anthropic · claude-test", { exact: false }).waitFor();
+    const text = await section.innerText();
+    expect(text).toMatch(/What happened\n+The aligner could not find the index of the reference genome:/); // the heading on its own line
+    // The model's text is text: its HTML shows as written, and becomes no element.
+    expect(text).toContain("<b>not bold</b>");
+    expect(await section.locator("b").count()).toBe(0);
+    expect(await section.locator("mark").innerText()).toBe("[E::bwa_idx_load] fail to locate the index files");
+    const quotes = section.getByRole("list", { name: "Quoted evidence" });
+    expect(await quotes.innerText()).toContain("[E::bwa_idx_load] fail to locate the index files");
+    expect(await quotes.innerText()).toContain("exit code 3");
+    expect(await section.getByRole("heading", { name: "What to try" }).isVisible()).toBe(true);
+    // The prompt carried the job's own stderr.
+    expect(JSON.stringify(anthropic.requests.at(-1)!.body.messages)).toContain("loading index ref.fa");
+    await section.scrollIntoViewIfNeeded();
+    await web.screenshot(page, "ai-explain");
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+
+    // Asked again, slowly: it can be cancelled, and the model call stops.
+    anthropic.script({ text: "late", delayMs: 20_000 });
+    const index = anthropic.requests.length;
+    await section.getByRole("button", { name: "Explain again" }).click();
+    await section.getByRole("status").filter({ hasText: "asking the AI" }).waitFor();
+    while (anthropic.requests.length <= index) await new Promise((resolve) => setTimeout(resolve, 20));
+    await section.getByRole("button", { name: "Cancel" }).click();
+    await section.getByText("Cancelled.").waitFor();
+    expect((await anthropic.settled(index)).aborted).toBe(true);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 90_000);
 });
 
 describe.skipIf(CHROMIUM_PATH === undefined)("a service without AI", () => {
@@ -227,8 +290,21 @@ describe.skipIf(CHROMIUM_PATH === undefined)("a service without AI", () => {
   }, 60_000);
   afterAll(async () => {
     await web?.close();
-    await service?.close();
+    if (service) await closeAfterRuns(service);
   });
+
+  it("says on a failed run's page how to set AI up instead of offering an explanation", async () => {
+    const runId = await failedRun(service.url, FAILING);
+    const page = await web.open(`/runs/${runId}`);
+    const section = page.getByRole("region", { name: "Explanation by AI" });
+    const help = page.getByRole("note").filter({ hasText: "AI help is not set up yet" });
+    await help.waitFor();
+    expect(await help.innerText()).toContain("explain failed runs");
+    expect(await help.getByRole("link", { name: "AI settings page" }).count()).toBe(1);
+    expect(await section.getByRole("button", { name: "Explain with AI" }).count()).toBe(0);
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 90_000);
 
   it("explains in the describe box how to set a provider up, with a link to the settings", async () => {
     const page = await web.open("/pipelines/new?from=describe");

@@ -11,6 +11,7 @@ import { Link, useParams } from "react-router";
 import { DagView, type DagNode } from "../dag/DagView.js";
 import { QueryState } from "../components/QueryState.js";
 import { DiagnosticsPanel } from "./DiagnosticsPanel.js";
+import { ExplainFailure } from "../ai/ExplainFailure.js";
 import { formatCount, formatDuration, fullTime } from "../components/formatting.js";
 import { elapsedMs } from "./format.js";
 import { JobTable } from "./JobTable.js";
@@ -77,6 +78,7 @@ export function RunPage() {
           <h2 id="why-title">Why did this fail?</h2>
           {detail.error ? <p className="run-error">{detail.error}</p> : null}
           <DiagnosticsPanel runId={id} onOpenLog={(job) => openLog(job, "stderr")} />
+          <ExplainFailure runId={id} />
         </section>
       ) : detail.error ? (
         <p className="run-error panel">{detail.error}</p>
