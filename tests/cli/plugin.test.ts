@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import type { PluginValidation } from "../../src/server/domains/plugins/service.js";
+import type { PluginValidation } from "../../src/engine/plugins/validate-plugin.js";
 import { parseEnvelope, runStrand, stackTraceLines, tempFolder, type TempFolder } from "../support/strand-cli.js";
 
 const folders: TempFolder[] = [];

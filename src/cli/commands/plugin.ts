@@ -7,9 +7,9 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "no
 import { resolve } from "node:path";
 import { EngineError, makeFinding, type Finding } from "../../engine/findings.js";
 import { engineVersion } from "../../engine/version.js";
-import type { ManifestProblem } from "../../server/domains/plugins/manifest.js";
-import { configuredTrustedKeys, readPublicKey, validatePlugin, type PluginValidation, type TrustedKey } from "../../server/domains/plugins/service.js";
-import { base64, decodeKeyBytes, generateKeyPair, publicKeyOf, sameBytes, signManifest } from "../../server/domains/plugins/signature.js";
+import type { ManifestProblem } from "../../engine/plugins/manifest.js";
+import { configuredTrustedKeys, readPublicKey, validatePlugin, type PluginValidation, type TrustedKey } from "../../engine/plugins/validate-plugin.js";
+import { base64, decodeKeyBytes, generateKeyPair, publicKeyOf, sameBytes, signManifest } from "../../engine/plugins/signature.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { printEnvelope } from "../json-envelope.js";
 import { displayPath, formatFinding, paint, type Output } from "../print.js";

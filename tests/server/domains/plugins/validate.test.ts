@@ -5,8 +5,8 @@
  * warning, or an error with allow_unsigned false), malformed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateKeyPair, signManifest } from "../../../../src/server/domains/plugins/signature.js";
-import type { PluginValidation } from "../../../../src/server/domains/plugins/service.js";
+import { generateKeyPair, signManifest } from "../../../../src/engine/plugins/signature.js";
+import type { PluginValidation } from "../../../../src/engine/plugins/validate-plugin.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
 import { startTeamService, type TeamService } from "../../../support/team-service.js";
 

@@ -4,9 +4,9 @@
  * order, RFC 8785 numbers and escapes), and the semantic-version ranges of strand_version.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalJson, CanonicalJsonError } from "../../../../src/server/domains/plugins/canonical-json.js";
-import { publicKeyOf, signBytes, signedBytes, signManifest, verifyBytes } from "../../../../src/server/domains/plugins/signature.js";
-import { compareSemVer, parseSemVer, satisfies, VersionRangeError } from "../../../../src/server/domains/plugins/version-range.js";
+import { canonicalJson, CanonicalJsonError } from "../../../src/engine/plugins/canonical-json.js";
+import { publicKeyOf, signBytes, signedBytes, signManifest, verifyBytes } from "../../../src/engine/plugins/signature.js";
+import { compareSemVer, parseSemVer, satisfies, VersionRangeError } from "../../../src/engine/plugins/version-range.js";
 
 const hex = (text: string) => Uint8Array.from(Buffer.from(text, "hex"));
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
