@@ -79,6 +79,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getTemplate: "read",
   createTemplate: "write",
   deleteTemplate: "write",
+  // data helpers: each caller reads only their own folders (another's is 404); uploads write into their own
+  listDataRoots: "read",
+  analyzeData: "read",
+  perceiveData: "read",
+  parseSampleSheet: "read",
+  generateSampleSheet: "read",
+  findReference: "read",
+  getReferenceStatus: "read",
+  listFiles: "read",
+  uploadFiles: "write",
   // runs and events
   streamEvents: "read",
   listRuns: "read",

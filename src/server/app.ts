@@ -33,6 +33,9 @@ import { DEFAULT_SIGN_IN_FAILURES, SignInThrottle } from "./domains/auth/sign-in
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
+import { dataRoutes } from "./domains/data/routes.js";
+import { DataPlaces } from "./domains/data/data-roots.js";
+import { DataService } from "./domains/data/service.js";
 import { TOOLING_NAMES } from "./domains/workflow/service.js";
 import { savedPipelineRoutes } from "./domains/pipelines/routes.js";
 import { graphEditRoutes } from "./domains/dag/routes.js";
@@ -134,6 +137,14 @@ export interface AppOptions {
   aiKnowledge?: AiKnowledge;
   /** How long one AI provider may take for one call before the next is tried (`SERVICE_AI_TIMEOUT`, default 180 s). */
   aiTimeoutMs?: number;
+  /** `SERVICE_DATA_ROOTS`: folders callers may read with the data helpers (jobs read them too). */
+  dataRoots?: string[];
+  /** `SERVICE_REFERENCE_ROOTS`: folders searched for reference genomes (default none). */
+  referenceRoots?: string[];
+  /** `SERVICE_UPLOAD_LIMIT_MB` in bytes: the largest file `POST /api/files` stores (default 1 GiB). */
+  uploadLimitBytes?: number;
+  /** The home folder a personal service without data roots lets its user read (default: the process's home). */
+  homeDir?: string;
 }
 
 // dist/web from src/server (tests, tsx) and dist/server alike: both are two levels below the package root.
@@ -153,6 +164,7 @@ const API_TAGS = [
   { name: "pipelines", description: "saved pipelines, revisions and search" },
   { name: "collaboration", description: "forks, share links and imports" },
   { name: "templates", description: "built-in and user templates" },
+  { name: "data", description: "your data: analysis, perception, sample sheets, reference genomes and uploads (only inside your data folders)" },
   { name: "runs", description: "runs, their views and their control" },
   { name: "events", description: "the live event stream" },
   { name: "observability", description: "health, system, metrics and the audit log" },
@@ -267,7 +279,9 @@ export function createApp(options: AppOptions): ServiceApp {
   app.use("/api/*", originCheck({ publicUrl: options.publicUrl, corsOrigins: options.corsOrigins, https }));
   app.use("*", authentication({ mode, auth, matcher: new OperationMatcher(app), https }));
   // Requests without a body skip the check: looking for a body makes the adapter build a full Request.
-  app.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  // Uploads are exempt on purpose: they are streamed to disk and counted by their own limit
+  // (SERVICE_UPLOAD_LIMIT_MB, domains/data/uploads.ts); this cap is for bodies read whole into memory.
+  app.use("/api/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" || (c.req.method === "POST" && c.req.path === "/api/files") ? next() : limitBody(c, next)));
   app.use(
     "/api/*",
     methodNotAllowed({
@@ -316,6 +330,8 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", graphEditRoutes(store));
   app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));
   app.route("/", templateRoutes(store));
+  const dataPlaces = new DataPlaces({ dataDir: options.dataDir || runsFallbackDir(), dataRoots: options.dataRoots ?? [], personal: mode === "personal", home: options.homeDir });
+  app.route("/", dataRoutes(new DataService(dataPlaces, options.referenceRoots ?? []), { uploadLimitBytes: options.uploadLimitBytes ?? 1024 * 1024 * 1024 }));
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));
   const log = (line: string) => logger.info(line);
   const supervisor = new RunSupervisor({ ...options.runner, store, events, log });

@@ -33,6 +33,10 @@ export interface ServiceConfig {
   sandbox: SandboxSetting;
   /** `SERVICE_DATA_ROOTS`: folders (`:` or `,` separated) jobs may read inside the sandbox. */
   dataRoots: string[];
+  /** `SERVICE_REFERENCE_ROOTS`: folders (`:` or `,` separated) searched for reference genomes (default none). */
+  referenceRoots: string[];
+  /** `SERVICE_UPLOAD_LIMIT_MB`: the largest file an upload stores (default 1024), in bytes. */
+  uploadLimitBytes: number;
   /** `SERVICE_DATABASE_URL`: a `postgres://` URL selects PostgreSQL; empty means the embedded SQLite file. */
   databaseUrl: string;
   /** `SERVICE_PUBLIC_URL`: the address users reach the service at (share links name its host). */
@@ -153,6 +157,8 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     configDir: resolve(licenseConfigDir(env)),
     sandbox: sandboxSetting(env.SERVICE_SANDBOX),
     dataRoots: parseDataRoots(env.SERVICE_DATA_ROOTS),
+    referenceRoots: referenceRoots(env.SERVICE_REFERENCE_ROOTS),
+    uploadLimitBytes: integer(env.SERVICE_UPLOAD_LIMIT_MB, "SERVICE_UPLOAD_LIMIT_MB", 1024, 1) * 1024 * 1024,
     databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",
     publicUrl: publicUrl(env.SERVICE_PUBLIC_URL),
     importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
@@ -171,4 +177,11 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     // Personal mode has no sign-in: OAuth settings left in the environment neither apply nor stop it.
     oauth: mode === "personal" ? {} : oauthSettingsFromEnv(env),
   };
+}
+
+/** `SERVICE_REFERENCE_ROOTS`: absolute folders, separated by colons or commas. */
+function referenceRoots(value: string | undefined): string[] {
+  const roots = (value ?? "").split(/[:,]/).map((entry) => entry.trim()).filter(Boolean);
+  for (const root of roots) if (!root.startsWith("/")) throw new Error(`SERVICE_REFERENCE_ROOTS must list absolute folders (separated by : or ,), got '${root}'`);
+  return roots.map((root) => resolve(root));
 }

@@ -46,6 +46,9 @@ export async function startService(config: ServiceConfig, version: string): Prom
     oauth: config.oauth,
     configDir: config.configDir,
     aiTimeoutMs: config.aiTimeoutMs,
+    dataRoots: config.dataRoots,
+    referenceRoots: config.referenceRoots,
+    uploadLimitBytes: config.uploadLimitBytes,
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {
