@@ -85,7 +85,7 @@ function printAnalysis(output: Output, analysis: DataAnalysis): void {
     for (const suggestion of analysis.suggestions) output.out(`  ${paint(output, "cyan", suggestion.template)} (${suggestion.score}) ${suggestion.reason}`);
     output.out(`Start from one with \`strand template ${analysis.suggestions[0]!.template} -o main.oxoflow\`.`);
   }
-  for (const warning of analysis.warnings) output.err(`${paint(output, "yellow", "warning")} ${warning}`);
+  for (const warning of [...analysis.files.flatMap((file) => file.warnings), ...analysis.warnings]) output.err(`${paint(output, "yellow", "warning")} ${warning}`);
 }
 
 function sampleSheet(args: ParsedArgs, output: Output): number {

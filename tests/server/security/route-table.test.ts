@@ -168,6 +168,16 @@ const TABLE: Record<string, Row> = {
   getTemplate: { params: (f) => ({ id: f.template }), expect: READ_OK },
   createTemplate: { body: (f) => ({ name: f.unique("template"), toml_content: TRIVIAL_PIPELINE }), expect: { anonymous: 401, viewer: 403, user: 201, other: 201, admin: 201 } },
   deleteTemplate: { params: async (f) => ({ id: await f.fresh.template() }), expect: { anonymous: 401, viewer: 403, user: 200, other: 403, admin: 200 } },
+  // data helpers: everyone signed in reads their own folders (a relative path is in the caller's own files folder)
+  listDataRoots: { expect: READ_OK },
+  analyzeData: { body: { paths: ["."] }, expect: READ_OK },
+  perceiveData: { body: { description: "paired-end 2x150 RNA-seq of human liver" }, expect: READ_OK },
+  parseSampleSheet: { body: { content: "sample,fastq_1\nA,a.fastq.gz\n" }, expect: READ_OK },
+  generateSampleSheet: { body: { paths: ["."] }, expect: { anonymous: 401, viewer: 400, user: 400, other: 400, admin: 400 } },
+  findReference: { body: { genome: "GRCh38" }, expect: READ_OK },
+  getReferenceStatus: { expect: READ_OK },
+  listFiles: { expect: READ_OK },
+  uploadFiles: { query: (f) => `?name=${f.unique("upload")}.json`, body: { note: "a small upload" }, expect: { anonymous: 401, viewer: 403, user: 201, other: 201, admin: 201 } },
   // runs and events: the owner's and administrators' only
   streamEvents: { expect: READ_OK },
   listRuns: { expect: READ_OK },

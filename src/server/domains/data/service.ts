@@ -9,7 +9,7 @@ import { writeSampleSheet } from "../../../engine/data/sample-sheets.js";
 import type { Caller } from "../../caller.js";
 import { engineTasks } from "../../engine-pool.js";
 import { ServiceError } from "../../errors.js";
-import { DataPlaces, notInYourFolders, resolveInside, type ResolvedPath } from "./data-roots.js";
+import { notInYourFolders, resolveInside, type DataPlaces, type ResolvedPath } from "./data-roots.js";
 import { perceiveData, type Perception } from "./perceive.js";
 import type { DataTasks } from "./tasks.js";
 

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LooseJson } from "../../../support/loose-json.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
 import { startTeamService, type TeamService } from "../../../support/team-service.js";
 
@@ -37,9 +38,9 @@ function makeReads(folder: string): void {
   write("notes.txt", fastq(8, 150)); // named .txt, holds FASTQ (single-end sample "notes")
 }
 
-async function post(url: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, any> }> {
+async function post(url: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, LooseJson> }> {
   const response = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Record<string, LooseJson> };
 }
 
 describe("data helpers in personal mode, with a data root", () => {
@@ -73,7 +74,7 @@ describe("data helpers in personal mode, with a data root", () => {
     const folder = join(root, "reads");
     const { status, body } = await post(service.url, "/api/data/analyze", { paths: [folder] });
     expect(status).toBe(200);
-    const files = Object.fromEntries((body.files as any[]).map((file) => [file.path, file]));
+    const files = Object.fromEntries((body.files as LooseJson[]).map((file) => [file.path, file]));
     // Paths as the caller gave them.
     expect(Object.keys(files).every((path) => path.startsWith(`${folder}/`))).toBe(true);
     const format = (name: string) => `${files[`${folder}/${name}`].format}+${files[`${folder}/${name}`].compression}`;
@@ -85,7 +86,7 @@ describe("data helpers in personal mode, with a data root", () => {
     expect(files[`${folder}/liver_R1.fastq.gz`].fastq).toMatchObject({ records: 40, read_length: { min: 150, max: 150 }, quality_encoding: "phred33", header_read: 1 });
     expect(files[`${folder}/kidney_S2_L002_R1_001.fastq.gz`]).toMatchObject({ lane: 2, paired_with: `${folder}/kidney_S2_L002_R2_001.fastq.gz` });
     expect(files[`${folder}/spleen_R1.fastq`].warnings.join()).toContain("named like fastq but its content is fasta");
-    const samples = Object.fromEntries((body.samples as any[]).map((sample) => [sample.sample, sample]));
+    const samples = Object.fromEntries((body.samples as LooseJson[]).map((sample) => [sample.sample, sample]));
     expect(Object.keys(samples).sort()).toEqual(["kidney", "liver", "notes"]);
     expect(samples.kidney).toMatchObject({ layout: "paired", lanes: [1, 2], r1: [`${folder}/kidney_S2_L001_R1_001.fastq.gz`, `${folder}/kidney_S2_L002_R1_001.fastq.gz`] });
     expect(samples.notes.layout).toBe("single");
@@ -98,7 +99,7 @@ describe("data helpers in personal mode, with a data root", () => {
     writeFileSync(join(root, "nested", "top.fastq"), fastq(2, 50));
     writeFileSync(join(root, "nested", "deeper", "low.fastq"), fastq(2, 50));
     const shallow = await post(service.url, "/api/data/analyze", { paths: [join(root, "nested")], max_depth: 0 });
-    expect((shallow.body.files as any[]).map((file) => file.path)).toEqual([join(root, "nested", "top.fastq")]);
+    expect((shallow.body.files as LooseJson[]).map((file) => file.path)).toEqual([join(root, "nested", "top.fastq")]);
     expect(shallow.body.truncated).toBe(true);
     const few = await post(service.url, "/api/data/analyze", { paths: [join(root, "reads")], max_files: 2 });
     expect(few.body.files).toHaveLength(2);
@@ -109,7 +110,7 @@ describe("data helpers in personal mode, with a data root", () => {
     const { status, body } = await post(service.url, "/api/data/perceive", { paths: [join(root, "reads", "liver_R1.fastq.gz"), join(root, "reads", "liver_R2.fastq.gz")], description: "Human RNA-seq, single-end 1x75, GRCh38, 3 replicates, treated vs control" });
     expect(status).toBe(200);
     expect(body.data_level).toBe(3);
-    const find = (field: string, source: string) => (body.findings as any[]).find((finding) => finding.field === field && finding.source === source);
+    const find = (field: string, source: string) => (body.findings as LooseJson[]).find((finding) => finding.field === field && finding.source === source);
     expect(find("read_type", "file_scan")).toMatchObject({ value: "paired" });
     expect(find("read_type", "file_scan").evidence).toContain("liver_R1.fastq.gz");
     expect(find("read_type", "user_description")).toMatchObject({ value: "single", evidence: '"1x75"' });
@@ -118,16 +119,16 @@ describe("data helpers in personal mode, with a data root", () => {
     expect(find("assay", "user_description")).toMatchObject({ value: "RNA-seq" });
     expect(find("replicates", "user_description")).toMatchObject({ value: 3 });
     expect(find("conditions", "user_description")).toMatchObject({ value: ["treated", "control"] });
-    expect((body.conflicts as any[]).map((conflict) => conflict.field).sort()).toEqual(["read_length", "read_type"]);
+    expect((body.conflicts as LooseJson[]).map((conflict) => conflict.field).sort()).toEqual(["read_length", "read_type"]);
     expect(body.warnings.join(" ")).toContain("the description says read type single but the files are paired");
     expect(body.templates[0].template).toBe("rnaseq-quant");
-    for (const finding of body.findings as any[]) expect(finding.confidence).toBeLessThanOrEqual(1);
+    for (const finding of body.findings as LooseJson[]) expect(finding.confidence).toBeLessThanOrEqual(1);
   });
 
   it("perceives a description alone at level 2, and nothing at level 0", async () => {
     const described = await post(service.url, "/api/data/perceive", { description: "whole-genome sequencing of mouse, paired-end 2x150" });
     expect(described.body.data_level).toBe(2);
-    expect((described.body.findings as any[]).every((finding) => finding.source === "user_description")).toBe(true);
+    expect((described.body.findings as LooseJson[]).every((finding) => finding.source === "user_description")).toBe(true);
     expect(described.body.templates[0].template).toBe("germline-variants");
     const nothing = await post(service.url, "/api/data/perceive", {});
     expect(nothing.body).toMatchObject({ data_level: 0, findings: [] });
@@ -141,14 +142,14 @@ describe("data helpers in personal mode, with a data root", () => {
     const parsed = await post(service.url, "/api/data/samplesheet/parse", { content: generated.body.content });
     expect(parsed.status).toBe(200);
     expect(parsed.body).toMatchObject({ valid: true, samples_count: 3, errors: [] });
-    expect(parsed.body.samples.find((sample: any) => sample.sample === "kidney")).toMatchObject({ layout: "paired", rows: 2 });
+    expect(parsed.body.samples.find((sample: LooseJson) => sample.sample === "kidney")).toMatchObject({ layout: "paired", rows: 2 });
   });
 
   it("reads sheet paths relative to base_path, and a file outside the folders is 'does not exist' like a missing one", async () => {
     const sheet = "sample,fastq_1,fastq_2\nliver,liver_R1.fastq.gz,liver_R2.fastq.gz\nout,/etc/hostname,\n";
     const parsed = await post(service.url, "/api/data/samplesheet/parse", { content: sheet, base_path: join(root, "reads") });
     expect(parsed.body.valid).toBe(false);
-    expect((parsed.body.errors as any[]).map((error) => error.message)).toEqual(["line 3: /etc/hostname does not exist"]);
+    expect((parsed.body.errors as LooseJson[]).map((error) => error.message)).toEqual(["line 3: /etc/hostname does not exist"]);
     const outside = await post(service.url, "/api/data/samplesheet/parse", { content: sheet, base_path: "/etc" });
     expect(outside).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
   });
@@ -163,9 +164,9 @@ describe("data helpers in personal mode, with a data root", () => {
     expect(body.status.components).toHaveLength(8);
     const unknown = await post(service.url, "/api/data/reference", { genome: "GRCh38", components: ["nonsense"] });
     expect(unknown).toMatchObject({ status: 400, body: { code: "REF_ERROR" } });
-    const status2 = (await (await fetch(`${service.url}/api/data/reference/status`)).json()) as Record<string, any>;
+    const status2 = (await (await fetch(`${service.url}/api/data/reference/status`)).json()) as Record<string, LooseJson>;
     expect(status2.roots).toBe(1);
-    expect(status2.installed.map((genome: any) => genome.genome)).toEqual(["GRCh38"]);
+    expect(status2.installed.map((genome: LooseJson) => genome.genome)).toEqual(["GRCh38"]);
     expect(status2.missing).toContain("GRCm39");
     expect(status2.missing).not.toContain("GRCh38");
     expect(status2.download_commands.some((command: string) => command.includes("mus_musculus"))).toBe(true);
@@ -174,7 +175,7 @@ describe("data helpers in personal mode, with a data root", () => {
   it("without reference roots every well-known genome is missing, with its downloads", async () => {
     const bare = await startTestService({ dataRoots: [root] });
     try {
-      const status = (await (await fetch(`${bare.url}/api/data/reference/status`)).json()) as Record<string, any>;
+      const status = (await (await fetch(`${bare.url}/api/data/reference/status`)).json()) as Record<string, LooseJson>;
       expect(status).toMatchObject({ roots: 0, installed: [] });
       expect(status.missing).toContain("GRCh38");
       const one = await post(bare.url, "/api/data/reference", { genome: "mm10" });
@@ -231,7 +232,7 @@ describe("confinement in team mode: everything outside your folders is the same 
     // The owner reads it by its relative path; the administrator is no exception to the folder rule.
     const own = await team.call("other", "POST", "/api/data/analyze", { body: { paths: ["uploads/private.fastq"] } });
     expect(own.status).toBe(200);
-    expect((own.body.files as any[])[0].path).toBe("uploads/private.fastq");
+    expect((own.body.files as LooseJson[])[0].path).toBe("uploads/private.fastq");
     expect((await team.call("admin", "POST", "/api/data/analyze", { body: { paths: [othersFile] } })).status).toBe(404);
   });
 
