@@ -419,6 +419,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/data/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Formats by content, FASTQ read length and quality encoding, pairs, lanes and samples, and template suggestions (bounded walk, no links followed) */
+        post: operations["analyzeData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/perceive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Findings from the files and your description, each with its source, evidence and confidence; conflicts between the two reported */
+        post: operations["perceiveData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One genome in the reference roots (SERVICE_REFERENCE_ROOTS): the components found, those missing and the commands to obtain or build them */
+        post: operations["findReference"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/reference/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every genome in the reference roots, and the well-known builds that are missing, with download and build commands */
+        get: operations["getReferenceStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/roots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folders you may read: your own files folder (relative paths), the data roots, your home (personal mode without data roots) */
+        get: operations["listDataRoots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/samplesheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a sample sheet (sample,fastq_1,fastq_2; one row per lane) from the analysis of your files */
+        post: operations["generateSampleSheet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/data/samplesheet/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read an nf-core-style sample sheet (CSV or TSV) by header name, with problems per row and column (files checked inside your folders only) */
+        post: operations["parseSampleSheet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -467,6 +586,24 @@ export interface paths {
         get: operations["streamEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entries of a folder of your files folder (no links followed, at most 1000) */
+        get: operations["listFiles"];
+        put?: never;
+        /** Upload into your files folder (uploads/ or ?path=): the raw file with ?name=, or multipart/form-data file parts; streamed to disk, size-limited (SERVICE_UPLOAD_LIMIT_MB) */
+        post: operations["uploadFiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1412,6 +1549,13 @@ export interface components {
             provider: string;
             success: boolean;
         };
+        AnalyzeDataRequest: {
+            /** @description folder levels below each given folder (default 3, at most 8) */
+            max_depth?: number;
+            /** @description files looked at in all (default 2000, at most 10000) */
+            max_files?: number;
+            paths: string[];
+        };
         AuditEntry: {
             action: string;
             id: string;
@@ -1653,6 +1797,102 @@ export interface components {
                 threads: number;
             }[];
         };
+        DataAnalysis: {
+            files: {
+                /** @enum {string} */
+                compression: "none" | "gzip" | "bgzf";
+                /** @enum {string} */
+                detected_by: "content" | "name";
+                fastq: {
+                    header_read: 1 | 2 | null;
+                    /** @enum {string} */
+                    quality_encoding: "phred33" | "phred64" | "unknown";
+                    read_length: {
+                        max: number;
+                        mean: number;
+                        min: number;
+                    } | null;
+                    records: number;
+                } | null;
+                /** @enum {string} */
+                format: "fastq" | "fasta" | "sam" | "bam" | "cram" | "vcf" | "bcf" | "bed" | "gff" | "gtf" | "bigwig" | "bigbed" | "count_matrix" | "csv" | "tsv" | "text" | "unknown";
+                format_confidence: number;
+                lane: number | null;
+                /** @enum {string|null} */
+                name_suggests: "fastq" | "fasta" | "sam" | "bam" | "cram" | "vcf" | "bcf" | "bed" | "gff" | "gtf" | "bigwig" | "bigbed" | "count_matrix" | "csv" | "tsv" | "text" | "unknown" | null;
+                paired_with: string | null;
+                path: string;
+                read: 1 | 2 | null;
+                sample_name: string | null;
+                size: number;
+                warnings: string[];
+            }[];
+            samples: {
+                lanes: number[];
+                /** @enum {string} */
+                layout: "paired" | "single" | "mixed";
+                problems: string[];
+                r1: string[];
+                r2: string[];
+                sample: string;
+                single: string[];
+            }[];
+            suggested_workflow: components["schemas"]["TemplateSuggestion"];
+            suggestions: components["schemas"]["TemplateSuggestion"][];
+            summary: {
+                files: number;
+                formats_detected: ("fastq" | "fasta" | "sam" | "bam" | "cram" | "vcf" | "bcf" | "bed" | "gff" | "gtf" | "bigwig" | "bigbed" | "count_matrix" | "csv" | "tsv" | "text" | "unknown")[];
+                /** @enum {string|null} */
+                layout: "paired" | "single" | "mixed" | null;
+                paired_end_detected: boolean;
+                /** @enum {string|null} */
+                quality_encoding: "phred33" | "phred64" | "mixed" | "unknown" | null;
+                read_length: {
+                    max: number;
+                    mean: number;
+                    min: number;
+                } | null;
+                strand_specific: null;
+                total_size: number;
+            };
+            truncated: boolean;
+            warnings: string[];
+        };
+        DataPerception: {
+            conflicts: {
+                field: string;
+                file_scan: string | number | boolean | string[];
+                message: string;
+                user_description: string | number | boolean | string[];
+            }[];
+            /** @description 0 nothing given, 2 a description only, 3 files analysed */
+            data_level: number;
+            findings: {
+                confidence: number;
+                /** @description the file names or the words the finding rests on */
+                evidence: string;
+                field: string;
+                /** @enum {string} */
+                source: "file_scan" | "user_description";
+                value: string | number | boolean | string[];
+            }[];
+            suggestions: string[];
+            templates: components["schemas"]["TemplateSuggestion"][];
+            warnings: string[];
+        };
+        DataRootList: {
+            roots: {
+                /**
+                 * @description own: your files folder (relative paths, uploads); data: a SERVICE_DATA_ROOTS folder; home: your home folder (personal mode without data roots)
+                 * @enum {string}
+                 */
+                kind: "own" | "data" | "home";
+                /** @description how to name it in requests: '.' for your own folder, else the absolute path */
+                path: string;
+                /** @description your own folder's place on the server (administrators only) */
+                server_path: string | null;
+            }[];
+        };
         Deleted: {
             deleted: string;
         };
@@ -1743,6 +1983,18 @@ export interface components {
             filename: string;
             format: string;
         };
+        FileListing: {
+            entries: {
+                modified_at: string;
+                name: string;
+                path: string;
+                size: number;
+                /** @enum {string} */
+                type: "file" | "folder";
+            }[];
+            path: string;
+            truncated: boolean;
+        };
         Finding: {
             code: string;
             column: number | null;
@@ -1765,6 +2017,31 @@ export interface components {
         FormatResult: {
             changed: boolean;
             formatted: string;
+        };
+        GeneratedSampleSheet: {
+            content: string;
+            samples_count: number;
+            warnings: string[];
+        };
+        GenerateSampleSheetRequest: {
+            /** @enum {string} */
+            delimiter?: "csv" | "tsv";
+            max_depth?: number;
+            paths: string[];
+        };
+        GenomeStatus: {
+            components: {
+                command: string | null;
+                component: string;
+                path: string | null;
+                present: boolean;
+            }[];
+            folder: string | null;
+            genome: string;
+            /** @enum {string} */
+            layout: "igenomes" | "ensembl" | "flat" | "none";
+            missing: string[];
+            species: string | null;
         };
         Health: {
             components: {
@@ -2064,6 +2341,55 @@ export interface components {
                 }[];
             };
         };
+        ParsedSampleSheet: {
+            columns: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            delimiter: "csv" | "tsv";
+            detected_headers: string[];
+            errors: {
+                column: string | null;
+                /** @enum {string} */
+                level: "error" | "warning";
+                line: number | null;
+                message: string;
+                suggestion?: string;
+            }[];
+            /** @enum {string} */
+            format: "nf-core" | "unknown";
+            rows: {
+                condition: string | null;
+                extra: {
+                    [key: string]: string;
+                };
+                fastq_1: string | null;
+                fastq_2: string | null;
+                line: number;
+                replicate: string | null;
+                sample: string;
+                strandedness: string | null;
+            }[];
+            samples: {
+                condition: string | null;
+                fastq_1: string[];
+                fastq_2: string[];
+                /** @enum {string} */
+                layout: "paired" | "single" | "mixed";
+                rows: number;
+                sample: string;
+            }[];
+            samples_count: number;
+            valid: boolean;
+            warnings: {
+                column: string | null;
+                /** @enum {string} */
+                level: "error" | "warning";
+                line: number | null;
+                message: string;
+                suggestion?: string;
+            }[];
+        };
         ParseResult: {
             config: {
                 [key: string]: unknown;
@@ -2088,9 +2414,19 @@ export interface components {
                 version: string;
             };
         };
+        ParseSampleSheetRequest: {
+            /** @description the folder relative file paths of the sheet are read from (default: your own files folder) */
+            base_path?: string;
+            content: string;
+        };
         PasswordChange: {
             current_password: string;
             new_password: string;
+        };
+        PerceiveDataRequest: {
+            /** @description the data in your words: assay, organism or build, read type and length, replicates, conditions */
+            description?: string;
+            paths?: string[];
         };
         PipelineSummary: {
             created_at: string;
@@ -2187,6 +2523,31 @@ export interface components {
             pipeline_id: string;
             /** @description bytes of revision text the pipeline keeps now */
             size_bytes: number;
+        };
+        ReferenceAnswer: {
+            /** @description the commands that obtain or build what is missing */
+            download_commands: string[];
+            /** @description paths of the components present */
+            found: string[];
+            genome: string;
+            /** @description the components asked for that are missing */
+            missing: string[];
+            status: components["schemas"]["GenomeStatus"];
+        };
+        ReferenceRequest: {
+            /** @description fasta, fai, dict, annotation (gtf), bwa, bowtie2, star, hisat2 (default: all) */
+            components?: string[];
+            genome: string;
+        };
+        ReferenceStatus: {
+            download_commands: string[];
+            installed: (components["schemas"]["GenomeStatus"] & {
+                found: string[];
+            })[];
+            /** @description well-known builds not found in the reference roots */
+            missing: string[];
+            /** @description reference roots configured (SERVICE_REFERENCE_ROOTS) */
+            roots: number;
         };
         Revision: components["schemas"]["RevisionSummary"] & {
             toml_content: string;
@@ -2612,6 +2973,12 @@ export interface components {
             toml_content: string;
         };
         TemplateList: components["schemas"]["Template"][];
+        TemplateSuggestion: {
+            reason: string;
+            score: number;
+            template: string;
+            title: string;
+        } | null;
         TemplateWithValidation: components["schemas"]["Template"] & {
             validation: components["schemas"]["LintResult"];
         };
@@ -2677,6 +3044,18 @@ export interface components {
              * @enum {string}
              */
             visibility?: "private" | "workspace" | "link";
+        };
+        UploadAnswer: {
+            files: {
+                /** @description relative to your files folder (use it as a request path) */
+                path: string;
+                sha256: string;
+                size: number;
+            }[];
+            /** @description relative to your files folder (use it as a request path) */
+            path: string;
+            sha256: string;
+            size: number;
         };
         User: components["schemas"]["UserSummary"] & {
             created_at: string;
@@ -5025,6 +5404,742 @@ export interface operations {
             };
         };
     };
+    analyzeData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyzeDataRequest"];
+            };
+        };
+        responses: {
+            /** @description the analysis (paths as you gave them) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataAnalysis"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path outside your data folders, existing or not (NOT_FOUND; existence is never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    perceiveData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PerceiveDataRequest"];
+            };
+        };
+        responses: {
+            /** @description what is known of the data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataPerception"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path outside your data folders, existing or not (NOT_FOUND; existence is never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReferenceRequest"];
+            };
+        };
+        responses: {
+            /** @description the genome's status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceAnswer"];
+                };
+            };
+            /** @description an unknown component (REF_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReferenceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the reference roots' genomes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceStatus"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDataRoots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description your folders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRootList"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generateSampleSheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateSampleSheetRequest"];
+            };
+        };
+        responses: {
+            /** @description the sheet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedSampleSheet"];
+                };
+            };
+            /** @description no FASTQ samples found (DATA_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path outside your data folders, existing or not (NOT_FOUND; existence is never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    parseSampleSheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParseSampleSheetRequest"];
+            };
+        };
+        responses: {
+            /** @description the sheet as read, valid or not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParsedSampleSheet"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path outside your data folders, existing or not (NOT_FOUND; existence is never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiDocs: {
         parameters: {
             query?: never;
@@ -5178,6 +6293,199 @@ export interface operations {
             };
             /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description a folder inside your files folder (default: the folder itself) */
+                path?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the folder's entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such folder in your files folder */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadFiles: {
+        parameters: {
+            query?: {
+                /** @description the file's name (a raw body; multipart parts carry their own) */
+                name?: string;
+                /** @description replace a file of that name (default false: 409) */
+                overwrite?: "true" | "false";
+                /** @description the folder inside your files folder (default uploads) */
+                path?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the stored file (the first one, and every one under files) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadAnswer"];
+                };
+            };
+            /** @description a bad name or folder (INVALID_NAME, INVALID_PATH) or a malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a file of that name exists (add overwrite=true) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a file over the upload limit (PAYLOAD_TOO_LARGE); nothing of it is kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
