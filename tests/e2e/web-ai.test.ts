@@ -6,7 +6,8 @@
  * AI" replaces the text only after a confirmation; the AI settings page shows the chain, saves a user
  * setting (the key never shown) and tests it; a failed run's "Explain with AI" shows the explanation as
  * text with the quoted stderr line and exit code highlighted, the fix and the provider, and can be
- * cancelled; a service without AI explains how to set it up. Screenshots and an axe check of the new pages;
+ * cancelled; a service without AI explains how to set it up; in team mode a user reaches the settings from
+ * the user menu, sets their own provider and sees the shared one read-only. Screenshots and an axe check of the new pages;
  * no console error.
  */
 import type { Page } from "playwright-core";
@@ -15,6 +16,7 @@ import { startProtocolServer, type ProtocolServer } from "../support/ai-protocol
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { chainPipeline, closeAfterRuns, serviceClient, waitForRun } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
+import { startTeamService, type TeamService } from "../support/team-service.js";
 import { openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
@@ -317,6 +319,41 @@ describe.skipIf(CHROMIUM_PATH === undefined)("a service without AI", () => {
     await page.getByText("AI is off:").waitFor();
     expect(await web.accessibilityViolations(page)).toEqual([]);
     await web.screenshot(page, "ai-settings-off");
+    await page.close();
+    expect(web.problems).toEqual([]);
+  }, 60_000);
+});
+
+describe.skipIf(CHROMIUM_PATH === undefined)("AI settings in team mode", () => {
+  let team: TeamService;
+  let web: WebSession;
+  beforeAll(async () => {
+    team = await startTeamService({ env: { SERVICE_AI_PROVIDER: "anthropic", SERVICE_AI_API_KEY: "k", SERVICE_AI_MODEL: "claude-shared" } });
+    web = await openWebSession(team.url);
+    await web.context.addCookies([{ name: "session", value: team.tokens.user, url: team.url }]);
+  }, 60_000);
+  afterAll(async () => {
+    await web?.close();
+    await team?.close();
+  });
+
+  it("a user opens the settings from the user menu, sets their own provider, and sees the shared one read-only", async () => {
+    const page = await web.open("/pipelines");
+    await page.getByRole("button", { name: /account menu$/ }).click();
+    await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "AI settings" }).click();
+    await page.getByRole("heading", { name: "AI settings", level: 1 }).waitFor();
+    await page.getByText("Only administrators change the shared provider.").waitFor();
+    expect(await page.getByRole("form", { name: "Shared provider settings" }).count()).toBe(0);
+    const own = page.getByRole("form", { name: "Your own provider settings" });
+    await own.getByLabel("Provider").selectOption("openai");
+    await own.getByLabel("API key").fill("sk-user-own");
+    await own.getByRole("button", { name: "Save" }).click();
+    const chain = page.getByRole("table", { name: "Providers in the order they are tried" });
+    await chain.getByRole("row").nth(1).getByText("your own settings").waitFor();
+    expect(await chain.getByRole("row").nth(1).innerText()).toContain("gpt-4o");
+    expect(await chain.getByRole("row").nth(2).innerText()).toContain("claude-shared");
+    expect(await page.content()).not.toContain("sk-user-own");
+    expect(await web.accessibilityViolations(page)).toEqual([]);
     await page.close();
     expect(web.problems).toEqual([]);
   }, 60_000);
