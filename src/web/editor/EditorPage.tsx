@@ -4,15 +4,18 @@
  * stats; format; save (Ctrl/Cmd+S) with a guard against leaving unsaved changes. `/pipelines/:id` edits a
  * saved pipeline; `/editor` is a scratch pipeline, saved only by "Save as new pipeline". A scratch pipeline
  * can be drafted with AI ("Draft with AI", or an AI draft opened from the new-pipeline page in the route's
- * state): the draft enters the editor only on the user's action, and stays unsaved until saved.
+ * state): the draft enters the editor only on the user's action, and stays unsaved until saved. The copilot
+ * panel (toggled beside the editor, `?copilot=1` or `?copilot_run=<run id>` opens it) sees the editor's text
+ * and applies a proposal only on "Apply to editor", as an undoable edit.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
-import { useBlocker, useLocation, useNavigate, useParams } from "react-router";
+import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { api, ApiError, dataOf } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
+import { CopilotPanel } from "../ai/CopilotPanel.js";
 import { DescribePanel } from "../ai/DescribePanel.js";
 import type { DagEdge, DagNode } from "../dag/DagView.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
@@ -109,6 +112,14 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
   const [notice, setNotice] = useState<Error | undefined>();
   const [split, setSplit] = useState(55);
   const [drafting, setDrafting] = useState(false);
+  const [searchParams] = useSearchParams();
+  const copilotRun = searchParams.get("copilot_run") ?? undefined;
+  const [copilotOpen, setCopilotOpen] = useState(searchParams.get("copilot") === "1" || copilotRun !== undefined);
+  const copilotToggle = useRef<HTMLButtonElement>(null);
+  const closeCopilot = useCallback(() => {
+    setCopilotOpen(false);
+    requestAnimationFrame(() => copilotToggle.current?.focus());
+  }, []);
   // Set once the page itself navigates away after saving a scratch pipeline (nothing is lost then).
   const leaving = useRef(false);
   // An AI draft is unsaved work from the start: leaving it asks first.
@@ -275,6 +286,9 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
               Draft with AI
             </button>
           ) : null}
+          <button type="button" ref={copilotToggle} onClick={() => (copilotOpen ? closeCopilot() : setCopilotOpen(true))} aria-expanded={copilotOpen} aria-controls="copilot-panel" title="Ask the copilot about this pipeline">
+            Copilot
+          </button>
           <button type="button" onClick={formatNow} disabled={format.isPending} aria-keyshortcuts="Shift+Alt+F" title="Format (Shift+Alt+F)">
             {format.isPending ? "Formatting…" : "Format"}
           </button>
@@ -291,6 +305,7 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
           {refused instanceof ApiError && refused.status === 429 ? " — asking again in a few seconds." : ""}
         </p>
       )}
+      <div className={`editor-with-copilot${copilotOpen ? " copilot-open" : ""}`}>
       <div className="editor-split" style={{ gridTemplateColumns: `minmax(0, ${split}fr) 8px minmax(0, ${100 - split}fr)` }}>
         <section className="editor-pane" aria-label="Pipeline text">
           <TomlEditor ref={editor} initialText={initialText} onChange={setText} onSave={saveNow} onFormat={formatNow} completion={completion} label="Pipeline TOML" />
@@ -329,6 +344,23 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
             )}
           </div>
         </section>
+      </div>
+      <div id="copilot-panel" hidden={!copilotOpen} className="copilot-slot">
+        {copilotOpen ? (
+          <CopilotPanel
+            onClose={closeCopilot}
+            initialRunId={copilotRun}
+            context={() => ({ toml_content: editor.current?.text() ?? text, ...(saved ? { pipeline_id: saved.id } : {}) })}
+            editorText={() => editor.current?.text() ?? text}
+            onApply={(toml) => {
+              const handle = editor.current;
+              if (!handle) return;
+              // One undoable transaction (Ctrl+Z in the editor takes it back), not a new editor state.
+              handle.replaceText(toml);
+            }}
+          />
+        ) : null}
+      </div>
       </div>
       <div className="editor-bottom">
         <ProblemsPanel findings={findings} checking={checking} onJump={jumpTo} onFix={applyFix} canFix={fixLabel} />
