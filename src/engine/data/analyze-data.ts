@@ -206,7 +206,7 @@ export function suggestTemplates(analysis: Pick<DataAnalysis, "files" | "samples
   };
   const reads = formats.has("fastq");
   const rna = /rna|transcript|expression|salmon|star\b|deseq/.test(words);
-  const dna = /dna|wgs|wes|exome|variant|germline|snp|gatk/.test(words);
+  const dna = /dna|wgs|wes|exome|whole[- ]genome|variant|germline|snp|gatk/.test(words);
   const somatic = /tumou?r|somatic|cancer|normal/.test(words) || (/tumou?r/.test(sampleNames) && /normal/.test(sampleNames));
   const samples = analysis.samples.length;
   if (reads) {

@@ -14,7 +14,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, normalize, relative, sep } from "node:path";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import { userFolder } from "../execution/run-workspaces.js";
+import { userFolder } from "../execution/service.js";
 
 /** One folder a caller may read. */
 export interface DataRoot {

@@ -26,6 +26,9 @@ import { readable } from "../pipelines/service.js";
 import { validateForRun, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
 import { ownWorkspace, pipelineWorkspace } from "./run-workspaces.js";
+
+/** A user's folder under the data directory (their run workspaces; the data domain keeps uploads in it too). */
+export { userFolder } from "./run-workspaces.js";
 import type { UserRunLimits } from "./user-limits.js";
 
 /** What the run operations need. */
