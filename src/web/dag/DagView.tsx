@@ -6,7 +6,7 @@
  */
 import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import { layoutGraph } from "./layout.js";
 import type { LayoutPositions } from "./layout-engine.js";
 import "./dag.css";
@@ -50,6 +50,8 @@ interface RuleNodeData extends Record<string, unknown> {
   /** Rules drawn as this one node (an aggregated fan-out), else undefined. */
   members?: string[];
   selected: boolean;
+  /** Edit mode: the handles start and end connections. */
+  editable: boolean;
 }
 
 type RuleFlowNode = Node<RuleNodeData, "rule">;
@@ -62,7 +64,7 @@ const RuleNodeView = memo(function RuleNodeView({ data }: NodeProps<RuleFlowNode
   const share = jobs && jobs.total > 0 ? Math.round((jobs.completed / jobs.total) * 100) : undefined;
   return (
     <div className={`dag-node${data.status ? ` dag-status-${data.status}` : ""}${data.members ? " dag-group" : ""}${data.selected ? " dag-selected" : ""}`}>
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <Handle type="target" position={Position.Top} isConnectable={data.editable && !data.members} />
       <div className="dag-node-title" title={data.label}>
         {state && (
           <span className="dag-node-icon" aria-hidden="true">
@@ -85,12 +87,31 @@ const RuleNodeView = memo(function RuleNodeView({ data }: NodeProps<RuleFlowNode
           <span style={{ width: `${share}%` }} />
         </div>
       )}
-      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+      <Handle type="source" position={Position.Bottom} isConnectable={data.editable && !data.members} />
     </div>
   );
 });
 
 const NODE_TYPES = { rule: RuleNodeView };
+
+/** The editing keys: on a rule, C (connect from it), F2 (rename), Delete (remove); on an edge, Delete (disconnect). Says whether it handled the key. */
+function editKey(event: KeyboardEvent, target: HTMLElement, editing: DagEditHandlers): boolean {
+  const removing = event.key === "Delete" || event.key === "Backspace";
+  const edge = target.closest<SVGElement>(".react-flow__edge");
+  if (edge) {
+    const [from, to] = (edge.dataset.id ?? "").split(">");
+    if (!removing || !from || !to) return false;
+    editing.onDisconnect(from, to);
+    return true;
+  }
+  const id = target.closest<HTMLElement>(".react-flow__node")?.dataset.id;
+  if (!id || id.startsWith(GROUP_PREFIX)) return false;
+  if (removing) editing.onRemove(id);
+  else if (event.key === "F2") editing.onRename(id);
+  else if (event.key === "c" || event.key === "C") editing.onConnectFrom(id);
+  else return false;
+  return true;
+}
 
 /** Folds each set of more than `threshold` rules that share the same inputs and dependents into one node. */
 function aggregateFanOuts(nodes: DagNode[], edges: DagEdge[], threshold: number, expanded: ReadonlySet<string>) {
@@ -174,7 +195,29 @@ export interface DagViewProps {
   label?: string;
   /** Called once a layout has been drawn, with the time it took (for measurements). */
   onLayout?: (info: { nodes: number; milliseconds: number }) => void;
+  /** Edit mode: what dragging between handles and the editing keys on a node or edge ask for. */
+  editing?: DagEditHandlers;
+  /** Edit mode: the chosen edge (`source>target`), and where a click or focus on an edge reports it. */
+  selectedEdge?: string;
+  onSelectEdge?: (edge: DagEdge | undefined) => void;
 }
+
+/** What the graph asks its owner to do in edit mode (the owner sends the edits). */
+export interface DagEditHandlers {
+  /** `to` is to depend on `from` (a drag from `from`'s lower handle to `to`). */
+  onConnect: (from: string, to: string) => void;
+  /** Delete on a chosen edge. */
+  onDisconnect: (from: string, to: string) => void;
+  /** Delete on a focused rule. */
+  onRemove: (id: string) => void;
+  /** F2 on a focused rule. */
+  onRename: (id: string) => void;
+  /** C on a focused rule: pick the rule that is to depend on it. */
+  onConnectFrom: (id: string) => void;
+}
+
+/** The id of an edge in the graph and in `selectedEdge`. */
+export const edgeKey = (edge: DagEdge) => `${edge.source}>${edge.target}`;
 
 /** The graph with zoom controls, a minimap for large graphs and, when nodes carry a status, a legend. */
 export function DagView(props: DagViewProps) {
@@ -185,7 +228,8 @@ export function DagView(props: DagViewProps) {
   );
 }
 
-function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, label = "Pipeline graph", onLayout }: DagViewProps) {
+function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, label = "Pipeline graph", onLayout, editing, selectedEdge, onSelectEdge }: DagViewProps) {
+  const editable = editing !== undefined;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const drawn = useMemo(() => aggregateFanOuts(nodes, edges, aggregateAbove, expanded), [nodes, edges, aggregateAbove, expanded]);
   // The layout depends only on which nodes and edges there are, not on their states: a run's status updates
@@ -234,23 +278,26 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
         height: NODE_HEIGHT,
         ariaLabel: members
           ? `${members.length} rules from ${node.label}${node.status ? `, ${node.status.replace("_", " ")}` : ""}; press Enter to expand`
-          : `Rule ${node.label}${node.status ? `, ${node.status.replace("_", " ")}` : ""}${node.jobs ? `, ${node.jobs.completed} of ${node.jobs.total} jobs done` : ""}`,
-        data: { label: node.label, status: node.status, jobs: node.jobs, detail: node.detail, members, selected: node.id === selected },
+          : `Rule ${node.label}${node.status ? `, ${node.status.replace("_", " ")}` : ""}${node.jobs ? `, ${node.jobs.completed} of ${node.jobs.total} jobs done` : ""}${editable ? "; C connects it to a dependent rule, F2 renames, Delete removes" : ""}`,
+        domAttributes: editable && !members ? { "aria-keyshortcuts": "C F2 Delete" } : undefined,
+        data: { label: node.label, status: node.status, jobs: node.jobs, detail: node.detail, members, selected: node.id === selected, editable },
       };
     });
-  }, [drawn, positions, selected]);
+  }, [drawn, positions, selected, editable]);
 
   const flowEdges = useMemo<Edge[]>(
     () =>
       drawn.edges.map((edge) => ({
-        id: `${edge.source}>${edge.target}`,
+        id: edgeKey(edge),
         source: edge.source,
         target: edge.target,
-        className: edge.source === selected || edge.target === selected ? "dag-edge-selected" : undefined,
+        className: [edge.source === selected || edge.target === selected ? "dag-edge-selected" : "", editable && edgeKey(edge) === selectedEdge ? "dag-edge-chosen" : ""].join(" ").trim() || undefined,
+        ariaLabel: `${edge.target} depends on ${edge.source}${editable ? "; Delete disconnects" : ""}`,
+        domAttributes: editable ? { "aria-keyshortcuts": "Delete" } : undefined,
         // Direction without relying on top-to-bottom reading: an arrow at the dependent rule.
         markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14, color: edge.source === selected || edge.target === selected ? "var(--accent)" : "var(--muted)" },
       })),
-    [drawn, selected],
+    [drawn, selected, editable, selectedEdge],
   );
 
   // A new shape of graph is brought into view once it is placed: all of it when it fits at a readable zoom,
@@ -298,19 +345,30 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    if (editing && !event.ctrlKey && !event.metaKey && !event.altKey && editKey(event, target, editing)) {
+      event.preventDefault();
+      return;
+    }
     if (event.key !== "Enter" && event.key !== " ") return;
-    const node = (event.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
+    const node = target.closest<HTMLElement>(".react-flow__node");
     const id = node?.dataset.id;
     if (!id) return;
     event.preventDefault();
     activate(id);
+  };
+  // An edge is chosen by clicking it or by moving the keyboard focus onto it.
+  const chooseEdge = (id: string | undefined) => onSelectEdge?.(id === undefined ? undefined : drawn.edges.find((edge) => edgeKey(edge) === id));
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const edge = (event.target as Element).closest<SVGElement>(".react-flow__edge");
+    if (editable && edge?.dataset.id) chooseEdge(edge.dataset.id);
   };
 
   const statuses = useMemo(() => new Set(nodes.map((node) => node.status).filter(Boolean)), [nodes]);
   const collapsed = drawn.groups.size;
 
   return (
-    <div className="dag-view" ref={container} role="region" aria-label={label} onKeyDown={onKeyDown}>
+    <div className={`dag-view${editable ? " dag-editing" : ""}`} ref={container} role="region" aria-label={label} onKeyDown={onKeyDown} onFocus={onFocus}>
       {nodes.length === 0 ? (
         <p className="dag-empty">No rules to draw yet: add a [[rules]] table with a name.</p>
       ) : (
@@ -319,12 +377,18 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
           edges={flowEdges}
           nodeTypes={NODE_TYPES}
           onNodeClick={(_event, node) => activate(node.id)}
-          onPaneClick={() => selected !== undefined && onSelect?.(undefined)}
+          onPaneClick={() => {
+            if (selected !== undefined) onSelect?.(undefined);
+            if (selectedEdge !== undefined) chooseEdge(undefined);
+          }}
+          onEdgeClick={editable ? (_event, edge) => chooseEdge(edge.id) : undefined}
+          onConnect={editing ? (connection) => connection.source !== connection.target && editing.onConnect(connection.source, connection.target) : undefined}
           nodesDraggable={false}
-          nodesConnectable={false}
+          nodesConnectable={editable}
           elementsSelectable={false}
+          deleteKeyCode={null}
           nodesFocusable
-          edgesFocusable={false}
+          edgesFocusable={editable}
           onlyRenderVisibleElements
           minZoom={0.05}
           maxZoom={2}

@@ -28,8 +28,8 @@ import { StatsPanel } from "./StatsPanel.js";
 import { TomlEditor, type TomlEditorHandle } from "./TomlEditor.js";
 import "./editor.css";
 
-// The graph (React Flow and its styles) loads after the editor is up, so typing can start sooner.
-const DagView = lazy(async () => ({ default: (await import("../dag/DagView.js")).DagView }));
+// The graph (React Flow and its styles, with its edit mode) loads after the editor is up, so typing can start sooner.
+const EditableDagView = lazy(async () => ({ default: (await import("../dag/GraphEditing.js")).EditableDagView }));
 
 const STARTER = `[workflow]
 name = "my-pipeline"
@@ -120,6 +120,9 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
     setCopilotOpen(false);
     requestAnimationFrame(() => copilotToggle.current?.focus());
   }, []);
+  // Graph edits keep their undo history under the pipeline's id; an unsaved pipeline uses a key of its own.
+  const [scratchKey] = useState(() => `scratch-${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}`);
+  const graphText = useMemo(() => ({ pipelineId: saved?.id ?? scratchKey, text: () => editor.current?.text() ?? "", replaceText: (next: string) => editor.current?.replaceText(next) }), [saved?.id, scratchKey]);
   // Set once the page itself navigates away after saving a scratch pipeline (nothing is lost then).
   const leaving = useRef(false);
   // An AI draft is unsaved work from the start: leaving it asks first.
@@ -337,7 +340,7 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
           <div className="graph-canvas">
             {graph ? (
               <Suspense fallback={<p className="panel-empty">Loading the graph view…</p>}>
-                <DagView nodes={nodes} edges={edges} selected={selectedRule} onSelect={setSelectedRule} label="Pipeline graph" />
+                <EditableDagView nodes={nodes} edges={edges} selected={selectedRule} onSelect={setSelectedRule} label="Pipeline graph" access={graphText} />
               </Suspense>
             ) : (
               <p className="panel-empty">{checking ? "Drawing the graph…" : "The graph appears once the text parses."}</p>
