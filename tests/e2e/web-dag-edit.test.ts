@@ -3,7 +3,8 @@
  * a rule (its name checked in the form), connecting by dragging between handles and from the keyboard, undo
  * giving back the exact previous text and redo applying it again (buttons and Ctrl+Z in the graph), removing
  * a rule after a confirmation that names its dependents, nothing saved until Save; a screenshot, axe in
- * edit mode, and no console error.
+ * edit mode, and no console error; an unsaved pipeline edited under a scratch key, and a refused edit's code,
+ * message and suggestion.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -202,6 +203,53 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await page.getByText("● Unsaved changes").waitFor();
 
     expect(web.problems).toEqual([]);
+    await page.close({ runBeforeUnload: false });
+  }, 120_000);
+
+  it("edits an unsaved pipeline at /editor under a scratch key, lists the edited text's problems, and shows a refused edit's code, message and suggestion", async () => {
+    const page = await web.open("/editor", { width: 1440, height: 900 });
+    await node(page, "summary").waitFor();
+    const starter = await editorText(page);
+    const graph = page.getByRole("region", { name: "Pipeline graph panel" });
+    await graph.getByRole("button", { name: /Edit graph/ }).click();
+
+    // A rule with an output but no command (the empty fields stay out of the text): the edit applies, and its
+    // problem is listed under the toolbar.
+    await graph.getByRole("button", { name: "+ Add rule" }).click();
+    const addDialog = page.getByRole("dialog", { name: "Add a rule" });
+    await addDialog.getByLabel("Rule name").fill("notify");
+    await addDialog.getByLabel("Output files").fill("notes/{sample}.txt");
+    await addDialog.getByRole("button", { name: "Add rule" }).click();
+    await node(page, "notify").waitFor();
+    expect(await editorText(page)).toContain('name = "notify"');
+    expect(await editorText(page)).not.toContain("input = []");
+    await page.getByText("Not saved yet").waitFor();
+    const problems = graph.getByRole("region", { name: "Problems after the edit" });
+    await problems.waitFor();
+    expect(await problems.innerText()).toContain("The edit was applied");
+    expect(await problems.innerText()).toContain("E002");
+    await graph.getByRole("button", { name: "↶ Undo" }).click();
+    await expect.poll(() => editorText(page), { timeout: 10_000 }).toBe(starter);
+
+    // Typing in the text moves it on from the graph's history; an edit of text that does not parse is refused with the reason.
+    await page.getByRole("textbox", { name: "Pipeline TOML" }).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText('\nbroken = "no end\n');
+    await graph.getByText("The text changed since the last graph edit").waitFor();
+    await page.getByText("The text does not parse; showing the last good graph.").waitFor();
+    await graph.getByRole("button", { name: "+ Add rule" }).click();
+    await addDialog.getByLabel("Rule name").fill("later");
+    await addDialog.getByRole("button", { name: "Add rule" }).click();
+    const refusal = addDialog.getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/DAG_EDIT_ERROR: the text does not parse at line \d+/);
+    expect(await refusal.innerText()).toContain("fix the TOML syntax first");
+    await addDialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await node(page, "later").count()).toBe(0);
+
+    // The one refused request is the only console line.
+    expect(web.problems).toEqual(["/editor: Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+    web.problems.length = 0;
     await page.close({ runBeforeUnload: false });
   }, 120_000);
 });

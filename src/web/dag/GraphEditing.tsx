@@ -176,7 +176,9 @@ export function EditableDagView({ nodes, edges, selected, onSelect, label = "Pip
         busy={commands.pending}
         onCancel={() => setDialog(undefined)}
         onSubmit={async ({ name, input, output, shell }) => {
-          if (await run({ operation: "add_rule", payload: { rule: { name, input, output, shell } } }, { select: name })) setDialog(undefined);
+          // Fields left empty stay out of the text (no `input = []`, no empty command).
+          const rule = { name, ...(input.length > 0 ? { input } : {}), ...(output.length > 0 ? { output } : {}), ...(shell !== "" ? { shell } : {}) };
+          if (await run({ operation: "add_rule", payload: { rule } }, { select: name })) setDialog(undefined);
         }}
       />
       <RuleNameDialog

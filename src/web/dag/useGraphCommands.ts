@@ -8,7 +8,7 @@ import { api, dataOf } from "../api.js";
 
 /** An operation of the DAG edit API and its payload. */
 export type GraphCommand =
-  | { operation: "add_rule"; payload: { rule: { name: string; input: string[]; output: string[]; shell: string } } }
+  | { operation: "add_rule"; payload: { rule: { name: string; input?: string[]; output?: string[]; shell?: string } } }
   | { operation: "remove_rule"; payload: { name: string } }
   | { operation: "connect" | "disconnect"; payload: { from: string; to: string } }
   | { operation: "rename_rule"; payload: { from: string; to: string } };
