@@ -103,6 +103,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await addDialog.getByLabel("Input files").fill("aligned/{sample}.bam");
     await addDialog.getByLabel("Output files").fill("stats/{sample}.txt");
     await addDialog.getByLabel("Shell command").fill("samtools stats {input} > {output}");
+    await web.screenshot(page, "dag-edit-add-rule");
     await addDialog.getByRole("button", { name: "Add rule" }).click();
     await expect.poll(() => addDialog.isVisible()).toBe(false);
     await node(page, "bamstats").waitFor();
@@ -165,6 +166,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await page.keyboard.press("Delete");
     const removeDialog = page.getByRole("dialog", { name: "Remove rule bamstats?" });
     await removeDialog.getByText("Its dependents lose the edge from it: summary").waitFor();
+    await web.screenshot(page, "dag-edit-remove");
     // Its safe answer has the focus: Escape keeps the rule.
     await page.keyboard.press("Escape");
     await expect.poll(() => removeDialog.isVisible()).toBe(false);
