@@ -12,6 +12,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fenced, INVALID_DRAFT, VALID_DRAFT } from "../support/ai-drafts.js";
 import { startProtocolServer, type ProtocolServer } from "../support/ai-protocol-servers.js";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { chainPipeline, closeAfterRuns, serviceClient, waitForRun } from "../support/run-client.js";
@@ -20,29 +21,6 @@ import { startTeamService, type TeamService } from "../support/team-service.js";
 import { openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
-
-/** A pipeline the engine accepts. */
-const VALID_DRAFT = `[workflow]
-name = "align-reads"
-version = "0.1.0"
-
-[[rules]]
-name = "align"
-input = ["reads.fq"]
-output = ["aligned.sam"]
-shell = "bwa mem ref.fa {input[0]} > {output[0]}"
-description = "Align the reads"
-
-[[rules]]
-name = "sort"
-input = ["aligned.sam"]
-output = ["sorted.bam"]
-shell = "samtools sort -o {output[0]} {input[0]}"
-depends_on = ["align"]
-`;
-
-/** The same with an error the engine names: a dependency on a rule that does not exist. */
-const INVALID_DRAFT = VALID_DRAFT.replace('depends_on = ["align"]', 'depends_on = ["alignn"]');
 
 /** A pipeline whose second job complains on stderr and exits 3. */
 const FAILING = chainPipeline("explain-me", [
@@ -57,7 +35,6 @@ async function failedRun(base: string, toml: string): Promise<string> {
   return id;
 }
 
-const fenced = (toml: string) => `Here is the pipeline.\n\n\`\`\`toml\n${toml}\`\`\`\n`;
 
 /** The text of the editor on the page. */
 const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
