@@ -538,6 +538,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/data/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A built-in template with the samples and reads of your files written in (the analysis' first suggestion unless named); a proposal, not saved */
+        post: operations["templateFromData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -1995,6 +2012,30 @@ export interface components {
             path: string;
             truncated: boolean;
         };
+        FilledTemplate: {
+            analysis: components["schemas"]["DataAnalysis"];
+            notes: string[];
+            /** @description pattern: the read inputs now name the files; staged: a rule gathers each sample's files (lanes) into the template's paths; unchanged: the template's read paths were kept (reason) */
+            reads: {
+                /** @enum {string} */
+                how: "pattern";
+                r1: string;
+                r2: string | null;
+            } | {
+                /** @enum {string} */
+                how: "staged";
+                rule: string;
+            } | {
+                /** @enum {string} */
+                how: "unchanged";
+                reason: string;
+            };
+            samples: string[];
+            template: string;
+            title: string;
+            /** @description the template with the samples and reads written in; not saved (POST /api/pipelines saves it) */
+            toml_content: string;
+        };
         Finding: {
             code: string;
             column: number | null;
@@ -2971,6 +3012,13 @@ export interface components {
             tags: string[];
             title: string;
             toml_content: string;
+        };
+        TemplateFromDataRequest: {
+            max_depth?: number;
+            max_files?: number;
+            paths: string[];
+            /** @description a built-in template's id (default: the analysis' first suggestion) */
+            template?: string;
         };
         TemplateList: components["schemas"]["Template"][];
         TemplateSuggestion: {
@@ -6040,6 +6088,129 @@ export interface operations {
                 };
             };
             /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: the caller's role does not allow it (ACCESS_DENIED); any mode: a state-changing request a browser sent for a page of another origin (CROSS_ORIGIN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path outside your data folders, existing or not (NOT_FOUND; existence is never revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the engine work took longer or needed more memory than the service allows (WORK_LIMIT) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many engine tasks are waiting (SERVICE_BUSY, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    templateFromData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateFromDataRequest"];
+            };
+        };
+        responses: {
+            /** @description the filled template and the analysis it rests on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilledTemplate"];
+                };
+            };
+            /** @description no FASTQ samples, or no such template (DATA_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;

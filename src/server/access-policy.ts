@@ -83,6 +83,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   listDataRoots: "read",
   analyzeData: "read",
   perceiveData: "read",
+  templateFromData: "read",
   parseSampleSheet: "read",
   generateSampleSheet: "read",
   findReference: "read",

@@ -77,7 +77,10 @@ export function transformValues(rule: Rule, pipeline: Pipeline): string[] {
     }
   } else if (split.n !== undefined) {
     const fromConfig = pipeline.config[split.n.replace(/^config\./, "")];
-    const count = Number(/^\d+$/.test(split.n) ? split.n : fromConfig);
+    const raw = /^\d+$/.test(split.n) ? split.n : fromConfig;
+    // Only a number or a digit string counts: a table or list in config must not reach Number() (a TOML table
+    // has no prototype, and Number() of it throws instead of giving NaN).
+    const count = typeof raw === "number" || typeof raw === "bigint" || (typeof raw === "string" && /^\d+$/.test(raw)) ? Number(raw) : NaN;
     if (!Number.isInteger(count) || count < 0) throw new EngineError("EXPAND_ERROR", `transform of rule '${rule.name}': n = "${split.n}" is neither a whole number nor a config key holding one`, { rule: rule.name, at });
     if (count > MAX_EXPANDED_JOBS) throw expansionLimitError(rule, count, "split values");
     values = Array.from({ length: count }, (_, i) => String(i));

@@ -190,6 +190,10 @@ describe("transform", () => {
     expect(expansion.jobs.map((j) => j.output.paths[0])).toEqual([".strand/chunks/t/i/0.out", ".strand/chunks/t/i/1.out"]);
   });
 
+  it("n naming a config table is a coded expansion error, not a crash", async () => {
+    await expect(expand(`[config]\nn = {}\n\n[[rules]]\nname = "t"\n\n[rules.transform]\nsplit = { by = "chr", n = "config.n" }\nmap = "work {chr}"\n`)).rejects.toMatchObject({ code: "EXPAND_ERROR" });
+  });
+
   it("values_from reads config, and combine.shell gets {chunks} and {output}", async () => {
     const body = `[config]\nregions = "r1,r2"\n\n[[rules]]\nname = "t"\noutput = ["merged.json"]\n\n[rules.transform]\nsplit = { by = "r", values_from = "config.regions" }\nmap = "work {r} > {output}"\ncombine = { shell = "merge {chunks} -o {output}" }\n`;
     const expansion = await expand(body);

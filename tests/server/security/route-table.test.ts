@@ -171,6 +171,7 @@ const TABLE: Record<string, Row> = {
   // data helpers: everyone signed in reads their own folders (a relative path is in the caller's own files folder)
   listDataRoots: { expect: READ_OK },
   analyzeData: { body: { paths: ["."] }, expect: READ_OK },
+  templateFromData: { body: { paths: ["."] }, expect: { anonymous: 401, viewer: 400, user: 400, other: 400, admin: 400 }, codes: { user: "DATA_ERROR" } },
   perceiveData: { body: { description: "paired-end 2x150 RNA-seq of human liver" }, expect: READ_OK },
   parseSampleSheet: { body: { content: "sample,fastq_1\nA,a.fastq.gz\n" }, expect: READ_OK },
   generateSampleSheet: { body: { paths: ["."] }, expect: { anonymous: 401, viewer: 400, user: 400, other: 400, admin: 400 } },

@@ -1,6 +1,6 @@
 /**
  * HTTP adapter of the data helpers and uploads: `GET /api/data/roots`, `POST /api/data/analyze`,
- * `POST /api/data/perceive`, `POST /api/data/samplesheet/parse`, `POST /api/data/samplesheet`,
+ * `POST /api/data/perceive`, `POST /api/data/template`, `POST /api/data/samplesheet/parse`, `POST /api/data/samplesheet`,
  * `POST /api/data/reference`, `GET /api/data/reference/status`, `POST /api/files` and `GET /api/files`.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
@@ -15,6 +15,7 @@ import {
   DataAnalysisSchema,
   DataRootList,
   FileListing,
+  FilledTemplateSchema,
   GeneratedSheet,
   ListFilesQuery,
   ParsedSheetSchema,
@@ -25,6 +26,7 @@ import {
   ReferenceStatusAnswer,
   SheetGenerateBody,
   SheetParseBody,
+  TemplateFromDataBody,
   UploadAnswer,
   UploadQuery,
 } from "./schemas.js";
@@ -50,6 +52,16 @@ const analyzeRoute = createRoute({
   summary: "Formats by content, FASTQ read length and quality encoding, pairs, lanes and samples, and template suggestions (bounded walk, no links followed)",
   request: jsonBody(AnalyzeBody),
   responses: { ...engineWorkResponses, 200: jsonResponse(DataAnalysisSchema, "the analysis (paths as you gave them)"), 404: notYours },
+});
+
+const templateRoute = createRoute({
+  method: "post",
+  path: "/api/data/template",
+  operationId: "templateFromData",
+  tags: ["data"],
+  summary: "A built-in template with the samples and reads of your files written in (the analysis' first suggestion unless named); a proposal, not saved",
+  request: jsonBody(TemplateFromDataBody),
+  responses: { ...engineWorkResponses, 200: jsonResponse(FilledTemplateSchema, "the filled template and the analysis it rests on"), 400: failureResponse("no FASTQ samples, or no such template (DATA_ERROR)"), 404: notYours },
 });
 
 const perceiveRoute = createRoute({
@@ -144,6 +156,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
   const router = new OpenAPIHono();
   router.openapi(rootsRoute, (c) => c.json({ roots: service.roots(callerOf(c)) }, 200));
   router.openapi(analyzeRoute, async (c) => c.json(await service.analyze(callerOf(c), c.req.valid("json")), 200), bodyHook);
+  router.openapi(templateRoute, async (c) => c.json(await service.fillTemplate(callerOf(c), c.req.valid("json")), 200), bodyHook);
   router.openapi(perceiveRoute, async (c) => c.json(await service.perceive(callerOf(c), c.req.valid("json")), 200), bodyHook);
   router.openapi(parseSheetRoute, async (c) => c.json(await service.parseSheet(callerOf(c), c.req.valid("json")), 200), bodyHook);
   router.openapi(generateSheetRoute, async (c) => c.json(await service.generateSheet(callerOf(c), c.req.valid("json")), 200), bodyHook);

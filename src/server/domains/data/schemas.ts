@@ -218,3 +218,30 @@ export const FileListing = z
     truncated: z.boolean(),
   })
   .openapi("FileListing");
+
+export const TemplateFromDataBody = z
+  .object({
+    paths: z.array(RequestPath).min(1).max(100),
+    template: z.string().trim().min(1).max(100).optional().openapi({ description: "a built-in template's id (default: the analysis' first suggestion)" }),
+    max_depth: z.number().int().min(0).optional(),
+    max_files: z.number().int().min(1).optional(),
+  })
+  .openapi("TemplateFromDataRequest");
+
+export const FilledTemplateSchema = z
+  .object({
+    template: z.string(),
+    title: z.string(),
+    toml_content: z.string().openapi({ description: "the template with the samples and reads written in; not saved (POST /api/pipelines saves it)" }),
+    samples: z.array(z.string()),
+    reads: z
+      .union([
+        z.object({ how: z.literal("pattern"), r1: z.string(), r2: z.string().nullable() }),
+        z.object({ how: z.literal("staged"), rule: z.string() }),
+        z.object({ how: z.literal("unchanged"), reason: z.string() }),
+      ])
+      .openapi({ description: "pattern: the read inputs now name the files; staged: a rule gathers each sample's files (lanes) into the template's paths; unchanged: the template's read paths were kept (reason)" }),
+    notes: z.array(z.string()),
+    analysis: DataAnalysisSchema,
+  })
+  .openapi("FilledTemplate");

@@ -18,6 +18,14 @@ const runTask = engineTasks<DataTasks>(new URL("./worker.js", import.meta.url));
 /** The most a scan may be asked to do: deeper or wider walks are cut to these. */
 export const SCAN_CAPS = { maxDepth: 8, maxFiles: 10_000 };
 
+/** The walk a request asks for, within the caps. */
+function scanLimits(request: { max_depth?: number; max_files?: number }) {
+  return {
+    maxDepth: Math.min(request.max_depth ?? DEFAULT_SCAN_LIMITS.maxDepth, SCAN_CAPS.maxDepth),
+    maxFiles: Math.min(request.max_files ?? DEFAULT_SCAN_LIMITS.maxFiles, SCAN_CAPS.maxFiles),
+  };
+}
+
 /** The predecessor's component names, still accepted. */
 const COMPONENT_ALIASES: Record<string, ReferenceComponent> = { gtf: "annotation", gff: "annotation", star_index: "star", bwa_index: "bwa", bowtie2_index: "bowtie2", hisat2_index: "hisat2", fasta_index: "fai" };
 
@@ -41,11 +49,13 @@ export class DataService {
   }
 
   private analyzeResolved(targets: ResolvedPath[], request: { max_depth?: number; max_files?: number }): Promise<DataAnalysis> {
-    const limits = {
-      maxDepth: Math.min(request.max_depth ?? DEFAULT_SCAN_LIMITS.maxDepth, SCAN_CAPS.maxDepth),
-      maxFiles: Math.min(request.max_files ?? DEFAULT_SCAN_LIMITS.maxFiles, SCAN_CAPS.maxFiles),
-    };
-    return runTask("analyze", { targets, limits }, "analysing the data");
+    return runTask("analyze", { targets, limits: scanLimits(request) }, "analysing the data");
+  }
+
+  /** A built-in template filled with the samples and reads of the caller's files (nothing is saved). */
+  async fillTemplate(caller: Caller, request: { paths: string[]; template?: string; max_depth?: number; max_files?: number }) {
+    const targets = this.places.resolveAll(this.places.confinementOf(caller), request.paths);
+    return runTask("fillTemplate", { targets, limits: scanLimits(request), template: request.template }, "filling the template from the data");
   }
 
   /** Findings from the files (when paths are given) and the description, with their conflicts. */

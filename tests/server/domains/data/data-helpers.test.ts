@@ -145,6 +145,31 @@ describe("data helpers in personal mode, with a data root", () => {
     expect(parsed.body.samples.find((sample: LooseJson) => sample.sample === "kidney")).toMatchObject({ layout: "paired", rows: 2 });
   });
 
+  it("fills the suggested template from a folder: samples written in, lane-split reads gathered by a rule; a mixed folder is said to be so", async () => {
+    const folder = join(root, "paired");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "liver_R1.fastq.gz"), gzipSync(fastq(8, 100, 1)));
+    writeFileSync(join(folder, "liver_R2.fastq.gz"), gzipSync(fastq(8, 100, 2)));
+    for (const lane of ["L001", "L002"]) for (const read of ["R1", "R2"]) writeFileSync(join(folder, `kidney_S2_${lane}_${read}_001.fastq.gz`), gzipSync(fastq(8, 100)));
+    const { status, body } = await post(service.url, "/api/data/template", { paths: [folder] });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ template: "rnaseq-quant", samples: ["kidney", "liver"], reads: { how: "staged", rule: "stage_reads" } });
+    expect(body.analysis.suggested_workflow.template).toBe("rnaseq-quant");
+    expect(body.toml_content).toContain('samples = ["kidney", "liver"]');
+    expect(body.toml_content).toContain(`cat ${folder}/kidney_S2_L001_R1_001.fastq.gz ${folder}/kidney_S2_L002_R1_001.fastq.gz > {output.r1}`);
+    // The text is a valid pipeline (nothing was saved).
+    const checked = await post(service.url, "/api/pipelines/validate", { toml_content: body.toml_content });
+    expect(checked.body.errors).toEqual([]);
+    expect((await (await fetch(`${service.url}/api/pipelines`)).json()).pipelines ?? []).toEqual([]);
+    // A template named; the mixed folder (single-end "notes", FASTA named FASTQ) keeps the template's inputs and says why.
+    const mixed = await post(service.url, "/api/data/template", { paths: [join(root, "reads")], template: "germline-variants" });
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.reads).toMatchObject({ how: "unchanged" });
+    expect(mixed.body.notes.join("\n")).toContain("some samples are single-end");
+    const unknown = await post(service.url, "/api/data/template", { paths: [folder], template: "no-such-template" });
+    expect(unknown).toMatchObject({ status: 400, body: { code: "DATA_ERROR", message: "there is no template 'no-such-template'" } });
+  });
+
   it("reads sheet paths relative to base_path, and a file outside the folders is 'does not exist' like a missing one", async () => {
     const sheet = "sample,fastq_1,fastq_2\nliver,liver_R1.fastq.gz,liver_R2.fastq.gz\nout,/etc/hostname,\n";
     const parsed = await post(service.url, "/api/data/samplesheet/parse", { content: sheet, base_path: join(root, "reads") });
@@ -250,6 +275,21 @@ describe("confinement in team mode: everything outside your folders is the same 
     expect((await team.call("user", "GET", `/api/files?path=${encodeURIComponent(`../${team.ids.other}/files`)}`)).status).toBe(404);
     const mine = await team.call("other", "GET", "/api/files?path=uploads");
     expect(mine.body.entries).toMatchObject([{ name: "private.fastq", path: "uploads/private.fastq", type: "file" }]);
+  });
+
+  it("fills a template from uploads with paths relative to the run's workspace (no server path), and refuses another user's folder", async () => {
+    for (const read of [1, 2] as const) {
+      for (const sample of ["s1", "s2"]) {
+        const upload = await fetch(`${team.url}/api/files?name=${sample}_R${read}.fastq.gz&path=reads`, { method: "POST", headers: { authorization: `Bearer ${team.tokens.user}`, "content-type": "application/octet-stream" }, body: gzipSync(fastq(4, 60, read)) });
+        expect(upload.status).toBe(201);
+      }
+    }
+    const answer = await team.call("user", "POST", "/api/data/template", { body: { paths: ["reads"], template: "rnaseq-quant" } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ samples: ["s1", "s2"], reads: { how: "pattern", r1: "../../files/reads/{sample}_R1.fastq.gz", r2: "../../files/reads/{sample}_R2.fastq.gz" } });
+    expect(answer.text).not.toContain(join(root, "service-data"));
+    expect((await team.call("user", "POST", "/api/data/template", { body: { paths: [outside] } })).status).toBe(404);
+    expect((await team.call("other", "POST", "/api/data/template", { body: { paths: [`../${team.ids.user}/files/reads`] } })).status).toBe(404);
   });
 
   it("lists a user's own folder and the data root, never the server path of their folder", async () => {
