@@ -616,7 +616,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The entries of a folder of your files folder (no links followed, at most 1000) */
+        /** The entries of a folder: relative paths in your files folder, absolute ones in the data folders you may read (no links followed, at most 1000) */
         get: operations["listFiles"];
         put?: never;
         /** Upload into your files folder (uploads/ or ?path=): the raw file with ?name=, or multipart/form-data file parts; streamed to disk, size-limited (SERVICE_UPLOAD_LIMIT_MB) */
@@ -6503,7 +6503,7 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /** @description a folder inside your files folder (default: the folder itself) */
+                /** @description a folder inside your files folder (relative), or an absolute folder inside a data root you may read (default: your files folder) */
                 path?: string;
             };
             header?: never;
@@ -6539,7 +6539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description no such folder in your files folder */
+            /** @description no such folder in your data folders (existence is never revealed) */
             404: {
                 headers: {
                     [name: string]: unknown;

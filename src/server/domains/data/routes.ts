@@ -143,9 +143,9 @@ const listFilesRoute = createRoute({
   path: "/api/files",
   operationId: "listFiles",
   tags: ["data"],
-  summary: "The entries of a folder of your files folder (no links followed, at most 1000)",
+  summary: "The entries of a folder: relative paths in your files folder, absolute ones in the data folders you may read (no links followed, at most 1000)",
   request: { query: ListFilesQuery },
-  responses: { 200: jsonResponse(FileListing, "the folder's entries"), 404: failureResponse("no such folder in your files folder") },
+  responses: { 200: jsonResponse(FileListing, "the folder's entries"), 404: failureResponse("no such folder in your data folders (existence is never revealed)") },
 });
 
 /** How much of a refused body is still read (and thrown away) so the client gets to read the answer. */
@@ -167,11 +167,17 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
     const caller = callerOf(c);
     const given = c.req.valid("query").path ?? "";
     const rule = service.places.confinementOf(caller);
+    const absolute = given.startsWith("/");
     const folder = given === "" || given === "." ? rule.own : resolveInside(rule, given);
-    const missing = new ServiceError(404, "NOT_FOUND", `${given} is not a folder of your files folder`, { suggestion: "GET /api/files lists your files folder" });
-    if (folder === undefined || !isInside(rule.own, folder) || given.startsWith("/")) throw missing;
+    const missing = new ServiceError(404, "NOT_FOUND", `${given} is not a folder of your data folders`, { suggestion: "GET /api/data/roots lists the folders you may read; GET /api/files lists your own files folder" });
+    // A relative path is inside the caller's own folder; an absolute one inside any folder they may read.
+    if (folder === undefined || (!absolute && !isInside(rule.own, folder))) throw missing;
     try {
-      return c.json({ path: given === "" ? "." : given, ...listFolder(folder, given === "." ? "" : given.replace(/\/+$/, "")) }, 200);
+      const trimmed = given.replace(/\/+$/, "");
+      const listing = listFolder(folder, given === "." ? "" : trimmed);
+      // A data root of / itself: its entries are still absolute.
+      if (absolute && trimmed === "") for (const entry of listing.entries) entry.path = `/${entry.name}`;
+      return c.json({ path: given === "" ? "." : given, ...listing }, 200);
     } catch {
       throw missing;
     }

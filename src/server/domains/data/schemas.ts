@@ -209,7 +209,7 @@ const UploadedFile = z.object({ path: z.string().openapi({ description: "relativ
 
 export const UploadAnswer = UploadedFile.extend({ files: z.array(UploadedFile) }).openapi("UploadAnswer");
 
-export const ListFilesQuery = z.object({ path: z.string().max(1024).optional().openapi({ description: "a folder inside your files folder (default: the folder itself)" }) });
+export const ListFilesQuery = z.object({ path: z.string().max(1024).optional().openapi({ description: "a folder inside your files folder (relative), or an absolute folder inside a data root you may read (default: your files folder)" }) });
 
 export const FileListing = z
   .object({

@@ -273,6 +273,13 @@ describe("confinement in team mode: everything outside your folders is the same 
     expect((await team.call("user", "POST", "/api/data/perceive", { body: { paths: [outside] } })).status).toBe(404);
     expect((await team.call("user", "POST", "/api/data/samplesheet", { body: { paths: [outside] } })).status).toBe(404);
     expect((await team.call("user", "GET", `/api/files?path=${encodeURIComponent(`../${team.ids.other}/files`)}`)).status).toBe(404);
+    // An absolute folder lists inside a data root only; the service's folder inside the root is not one.
+    expect((await team.call("user", "GET", `/api/files?path=${encodeURIComponent(outside)}`)).status).toBe(404);
+    expect((await team.call("user", "GET", `/api/files?path=${encodeURIComponent(join(root, "service-data"))}`)).status).toBe(404);
+    expect((await team.call("user", "GET", `/api/files?path=${encodeURIComponent(join(root, "reads", "escape"))}`)).status).toBe(404);
+    const shared = await team.call("user", "GET", `/api/files?path=${encodeURIComponent(`${root}/reads/`)}`);
+    expect(shared.status).toBe(200);
+    expect(shared.body.entries).toContainEqual(expect.objectContaining({ name: "liver_R1.fastq.gz", path: `${root}/reads/liver_R1.fastq.gz`, type: "file" }));
     const mine = await team.call("other", "GET", "/api/files?path=uploads");
     expect(mine.body.entries).toMatchObject([{ name: "private.fastq", path: "uploads/private.fastq", type: "file" }]);
   });
