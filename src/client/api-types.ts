@@ -1854,7 +1854,7 @@ export interface components {
                 sample: string;
                 single: string[];
             }[];
-            suggested_workflow: components["schemas"]["TemplateSuggestion"];
+            suggested_workflow: components["schemas"]["TemplateSuggestion"] | null;
             suggestions: components["schemas"]["TemplateSuggestion"][];
             summary: {
                 files: number;
@@ -1869,7 +1869,8 @@ export interface components {
                     mean: number;
                     min: number;
                 } | null;
-                strand_specific: null;
+                /** @description whether the library is strand-specific: reads alone do not tell, so null */
+                strand_specific: boolean | null;
                 total_size: number;
             };
             truncated: boolean;
@@ -3026,7 +3027,7 @@ export interface components {
             score: number;
             template: string;
             title: string;
-        } | null;
+        };
         TemplateWithValidation: components["schemas"]["Template"] & {
             validation: components["schemas"]["LintResult"];
         };

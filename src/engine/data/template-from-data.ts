@@ -69,7 +69,7 @@ function templateReads(document: Record<string, unknown>): { r1: string | undefi
 
 type ReadPlan =
   | { how: "pattern"; r1: string; r2: string | null; replace: [string, string][] }
-  | { how: "staged"; table: { description: string; output: Record<string, string>; shell: string } }
+  | { how: "staged"; table: { description: string; output: Record<string, string>; log: string; shell: string } }
   | { how: "unchanged"; reason: string };
 
 function planReads(template: TomlText, samples: SampleReads[], runPath: RunPath, notes: string[]): ReadPlan {
@@ -96,13 +96,14 @@ function planReads(template: TomlText, samples: SampleReads[], runPath: RunPath,
     const steps = [part(sample.r1, "r1"), ...(wanted.r2 ? [part(sample.r2, "r2")] : [])];
     return `  ${shellQuote(sample.sample)}) ${steps.join(" && ")} ;;`;
   };
-  const shell = ['case "{sample}" in', ...samples.map(branch), '  *) echo "no reads are listed for sample {sample}" >&2; exit 1 ;;', "esac"].join("\n");
+  const shell = ["exec 2> {log}", 'case "{sample}" in', ...samples.map(branch), '  *) echo "no reads are listed for sample {sample}" >&2; exit 1 ;;', "esac"].join("\n");
   notes.push(`the read files do not share one name pattern${samples.some((sample) => sample.lanes.length > 1) ? " (lanes are split over several files)" : ""}: a rule gathers them into ${wanted.r1}${wanted.r2 ? ` and ${wanted.r2}` : ""}`);
   return {
     how: "staged",
     table: {
       description: "Gather each sample's read files (all its lanes) into the paths the pipeline reads; written from the data analysis",
       output: wanted.r2 ? { r1: wanted.r1, r2: wanted.r2 } : { r1: wanted.r1 },
+      log: "logs/stage_reads/{sample}.log",
       shell,
     },
   };

@@ -4,7 +4,7 @@
  * /proc, /dev and /tmp are the sandbox's own, the pid, IPC, UTS and cgroup namespaces are new (no process
  * of the service is visible, so /proc/<service pid>/environ cannot be read), the network is shared (jobs
  * download references and reach schedulers), the run's workspace is the one writable place, the declared
- * data folders (`SERVICE_DATA_ROOTS`) are readable, and the service's data folder (the database and every
+ * data folders (`SERVICE_DATA_ROOTS`) and the run's owner's files folder (uploads) are readable, and the service's data folder (the database and every
  * user's runs), its configuration folder and the home folder of the service's account are empty folders.
  * The engine's own files (node and this package) stay readable. `SERVICE_SANDBOX` chooses: `auto` (the
  * default: bwrap in team and hpc modes, none in personal mode), `bwrap` or `off`; team and hpc modes refuse
@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
-import { dirname, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findExecutable } from "../../engine/run/environment-wrap.js";
 
@@ -110,8 +110,23 @@ export function sandboxedCommand(policy: SandboxPolicy, workspace: string, comma
   const readable = uniqueFolders([...policy.engineFolders, ...policy.dataRoots]).filter(isFolder);
   for (const folder of readable) args.push("--ro-bind", folder, folder);
   for (const folder of hidden) if (readable.some((shown) => inside(folder, shown))) args.push("--tmpfs", folder);
+  // The run's owner's files folder (their uploads), read-only: beside the workspace's parent folder.
+  const ownFiles = ownerFilesOf(workspace);
+  if (ownFiles && isFolder(ownFiles)) args.push("--ro-bind", ownFiles, ownFiles);
   args.push("--bind", workspace, workspace, "--chdir", workspace, "--", ...command);
   return [policy.program, ...args];
+}
+
+/**
+ * The files folder of the user whose workspace this is: workspaces are `<data>/users/<owner>/pipelines/<id>/`
+ * or `<data>/users/<owner>/runs/<id>/`, the uploads `<data>/users/<owner>/files/`. Undefined for a workspace
+ * of another shape (runs made before that layout).
+ */
+export function ownerFilesOf(workspace: string): string | undefined {
+  const kind = dirname(workspace);
+  const owner = dirname(kind);
+  if (!["pipelines", "runs"].includes(basename(kind)) || basename(dirname(owner)) !== "users") return undefined;
+  return join(owner, "files");
 }
 
 /** The sandbox as `/api/system` shows it (its folders to administrators only: they are server paths). */

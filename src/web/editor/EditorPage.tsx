@@ -65,7 +65,9 @@ shell = "cat {input} > {output} 2> {log}"
 export function EditorPage() {
   const { id } = useParams();
   // An AI draft the user chose to open here (from the new-pipeline page): unsaved until they save it.
-  const draft = (useLocation().state as { draft?: unknown } | null)?.draft;
+  const state = useLocation().state as { draft?: unknown; origin?: unknown } | null;
+  const draft = state?.draft;
+  const origin = state?.origin === "data" ? "data" : "ai";
   const pipeline = useQuery({
     queryKey: ["pipeline", id],
     queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: id! } } })),
@@ -74,7 +76,7 @@ export function EditorPage() {
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
-  if (id === undefined) return typeof draft === "string" ? <PipelineEditor key="draft" initialText={draft} fromDraft /> : <PipelineEditor key="scratch" initialText={STARTER} />;
+  if (id === undefined) return typeof draft === "string" ? <PipelineEditor key="draft" initialText={draft} fromDraft={origin} /> : <PipelineEditor key="scratch" initialText={STARTER} />;
   if (pipeline.isError) {
     return (
       <div className="wide-page editor-page">
@@ -100,7 +102,7 @@ interface SavedState {
   revision: number;
 }
 
-function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: SavedState & { toml_content: string }; initialText: string; fromDraft?: boolean }) {
+function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState & { toml_content: string }; initialText: string; fromDraft?: "ai" | "data" }) {
   const editor = useRef<TomlEditorHandle>(null);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -126,7 +128,7 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
   // Set once the page itself navigates away after saving a scratch pipeline (nothing is lost then).
   const leaving = useRef(false);
   // An AI draft is unsaved work from the start: leaving it asks first.
-  const dirty = savedText === undefined ? fromDraft || text !== initialText : text !== savedText;
+  const dirty = savedText === undefined ? fromDraft !== undefined || text !== initialText : text !== savedText;
 
   const { check: current, checking, refused } = usePipelineChecks(text);
   // The last graph, parse and stats of a text that had them: kept while the text does not parse, so the
@@ -277,7 +279,7 @@ function PipelineEditor({ saved, initialText, fromDraft = false }: { saved?: Sav
         <div className="editor-title">
           <h1>{title}</h1>
           <span className={`save-state${dirty ? " save-dirty" : ""}`} role="status">
-            {save.isPending ? "Saving…" : !saved ? (fromDraft ? "AI draft · not saved yet" : dirty ? "Not saved yet" : "Scratch pipeline") : dirty ? "● Unsaved changes" : `Saved · revision ${revision}`}
+            {save.isPending ? "Saving…" : !saved ? (fromDraft ? `${fromDraft === "data" ? "From your data" : "AI draft"} · not saved yet` : dirty ? "Not saved yet" : "Scratch pipeline") : dirty ? "● Unsaved changes" : `Saved · revision ${revision}`}
           </span>
         </div>
         <span className={`check-state ${checking ? "check-busy" : errorCount > 0 ? "check-bad" : "check-ok"}`} role="status" aria-live="polite">

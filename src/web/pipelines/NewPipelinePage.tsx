@@ -3,13 +3,15 @@
  * commented one-rule starter; the name the user gives becomes the pipeline's and its `[workflow]` name.
  * Saved with `POST /api/pipelines`, then the editor opens on it. `?from=scratch` opens on the starter,
  * `?template=<id>` on that template, `?from=describe` on "describe your analysis" (an AI draft, which opens in
- * the editor unsaved, and only when the user says so).
+ * the editor unsaved, and only when the user says so), `?from=data` on "start from my data" (a template filled
+ * from an analysed folder, opened in the editor unsaved the same way).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, dataOf } from "../api.js";
 import { DescribePanel } from "../ai/DescribePanel.js";
+import { DataStartPanel } from "../data/DataStartPanel.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
@@ -21,7 +23,7 @@ type Visibility = "private" | "workspace" | "link";
 export function NewPipelinePage() {
   const [params, setParams] = useSearchParams();
   const from = params.get("from");
-  const source = from === "scratch" || from === "describe" ? from : "template";
+  const source = from === "scratch" || from === "describe" || from === "data" ? from : "template";
   const [templateId, setTemplateId] = useState<string | null>(params.get("template"));
   const [name, setName] = useState("");
   const [nameTouched, setNameTouched] = useState(false);
@@ -83,15 +85,17 @@ export function NewPipelinePage() {
       </div>
       {!access.create ? <p className="error-notice">{access.reason}</p> : null}
       <div className="pl-segmented" role="radiogroup" aria-label="Start from">
-        {(["template", "scratch", "describe"] as const).map((choice) => (
+        {(["template", "data", "scratch", "describe"] as const).map((choice) => (
           <label key={choice} className={source === choice ? "pl-segment pl-segment-on" : "pl-segment"}>
             <input type="radio" name="source" value={choice} checked={source === choice} onChange={() => setParams(choice === "template" ? {} : { from: choice }, { replace: true })} />
-            {choice === "template" ? "From a template" : choice === "scratch" ? "From scratch" : "Describe it (AI)"}
+            {choice === "template" ? "From a template" : choice === "data" ? "From my data" : choice === "scratch" ? "From scratch" : "Describe it (AI)"}
           </label>
         ))}
       </div>
       {source === "describe" ? (
         <DescribePanel onUse={(toml) => void navigate("/editor", { state: { draft: toml } })} />
+      ) : source === "data" ? (
+        <DataStartPanel onUse={(toml) => void navigate("/editor", { state: { draft: toml, origin: "data" } })} />
       ) : (
         <form className="pl-new" onSubmit={submit} noValidate>
           <div className="pl-new-choose">

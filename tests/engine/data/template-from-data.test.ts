@@ -71,6 +71,7 @@ describe("a template filled from the data", () => {
     const stage = expansion.jobs.find((job) => job.template === "stage_reads" && job.output.paths.some((path) => path.includes("kidney")))!;
     expect(stage.output.paths).toEqual(["raw/kidney_R1.fastq.gz", "raw/kidney_R2.fastq.gz"]);
     mkdirSync(join(work, "raw"));
+    mkdirSync(join(work, "logs", "stage_reads"), { recursive: true });
     execFileSync("bash", ["-c", renderCommand(stage, renderContext(expansion.pipeline, { cpus: 2, memoryMb: 4096 }))], { cwd: work });
     expect(gunzipSync(readFileSync(join(work, "raw/kidney_R1.fastq.gz"))).toString()).toBe(fastq("k1a") + fastq("k1b"));
     expect(gunzipSync(readFileSync(join(work, "raw/kidney_R2.fastq.gz"))).toString()).toBe(fastq("k2a") + fastq("k2b"));

@@ -4,7 +4,8 @@
  * /proc/<service pid>/environ and print the service's secrets gets nothing of them, while it still writes
  * its outputs, reads a declared data folder and has HOME and TMPDIR inside its run. A sandboxed run can be
  * paused, resumed and cancelled, has cpu and memory metrics, and is re-attached after kill -9 of the service;
- * in team mode runs are sandboxed by default and one user's job cannot reach another's run; a sandboxed
+ * in team mode runs are sandboxed by default, a job reads its owner's uploads (read-only) and one user's job
+ * cannot reach another's run or uploads; a sandboxed
  * engine that died leaves no lock that would refuse the next run of its pipeline; links a job leaves in its
  * workspace never make the service write outside it.
  */
@@ -217,13 +218,22 @@ describe.skipIf(!BWRAP_WORKS)("team mode", () => {
       }
       throw new Error(`run ${id} did not end`);
     };
+    // Alice's uploads: her job reads them (read-only) two folders above its workspace; Bob's cannot.
+    const upload = await fetch(`${served.url}/api/files?name=sample.txt&path=reads`, { method: "POST", headers: { authorization: `Bearer ${aliceToken}`, "content-type": "application/octet-stream" }, body: "alice-uploaded-reads\n" });
+    expect(upload.status).toBe(201);
+    const reader = await request(aliceToken, "POST", "/api/runs", { toml_content: chainPipeline("reader", [["read", "{ cat ../../files/reads/sample.txt; touch ../../files/reads/new.txt || echo upload-folder-read-only; } > {output[0]} 2>&1"]]) });
+    const readerDone = await waitEnded(reader.id as string);
+    expect(readerDone.status).toBe("completed");
+    const read = readFileSync(join(readerDone.workspace as string, "read.txt"), "utf8");
+    expect(read).toContain("alice-uploaded-reads");
+    expect(read).toContain("upload-folder-read-only");
     const aliceRun = await request(aliceToken, "POST", "/api/runs", { toml_content: chainPipeline("private", [["keep", "echo alice-private-result > {output[0]}"]]) });
     const aliceDone = await waitEnded(aliceRun.id as string);
     expect(aliceDone.status).toBe("completed");
     // Alice's run lives under her folder (administrators see the path).
     const aliceWorkspace = join(data, "users", alice.id, "runs", aliceRun.id as string);
     expect(aliceDone.workspace).toBe(aliceWorkspace);
-    const probe = `{ ls -A ${join(data, "users")}; cat ${join(aliceWorkspace, "keep.txt")}; head -c 64 ${join(data, "strand.db")}; env; } > {output[0]} 2>&1 || true`;
+    const probe = `{ ls -A ${join(data, "users")}; cat ${join(aliceWorkspace, "keep.txt")}; cat ${join(data, "users", alice.id, "files", "reads", "sample.txt")}; head -c 64 ${join(data, "strand.db")}; env; } > {output[0]} 2>&1 || true`;
     const bobRun = await request(bobToken, "POST", "/api/runs", { toml_content: chainPipeline("snoop", [["snoop", probe]]) });
     const bobDone = await waitEnded(bobRun.id as string);
     expect(bobDone.status).toBe("completed");
@@ -232,6 +242,7 @@ describe.skipIf(!BWRAP_WORKS)("team mode", () => {
     expect(seen.split("\n")[0]).toBe(bobRun.owner);
     expect(seen).toContain(`cat: ${join(aliceWorkspace, "keep.txt")}: No such file or directory`);
     expect(seen).not.toContain("alice-private-result");
+    expect(seen).not.toContain("alice-uploaded-reads");
     expect(seen).not.toContain("SQLite format 3");
     expect(seen).not.toContain("team-admin-password");
     for (const value of Object.values(SECRETS)) expect(seen).not.toContain(value);

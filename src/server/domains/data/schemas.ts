@@ -78,9 +78,10 @@ export const DataAnalysisSchema = z
       layout: z.enum(["paired", "single", "mixed"]).nullable(),
       read_length: Range.nullable(),
       quality_encoding: z.enum(["phred33", "phred64", "mixed", "unknown"]).nullable(),
-      strand_specific: z.null(),
+      strand_specific: z.boolean().nullable().openapi({ description: "whether the library is strand-specific: reads alone do not tell, so null" }),
     }),
-    suggested_workflow: TemplateSuggestionSchema.nullable(),
+    // A union, not .nullable(): nullable() of a named schema made the named component itself nullable.
+    suggested_workflow: z.union([TemplateSuggestionSchema, z.null()]),
     suggestions: z.array(TemplateSuggestionSchema),
     warnings: z.array(z.string()),
     truncated: z.boolean(),

@@ -1,0 +1,46 @@
+/** Uploads into the caller's own files folder (`POST /api/files`, multipart), from the browser's file chooser. */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useRef, type ChangeEvent } from "react";
+import { api, dataOf } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+
+/** Uploads chosen files into `folder` of the caller's files folder; resolves with the folder. */
+export function useUpload(folder: string) {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: async (files: FileList) => {
+      const form = new FormData();
+      for (const file of Array.from(files)) form.append("file", file, file.name);
+      return dataOf(await api.POST("/api/files", { params: { query: { path: folder } }, body: form as never, bodySerializer: (body: unknown) => body as FormData }));
+    },
+    onSuccess: () => queries.invalidateQueries({ queryKey: ["files"] }),
+  });
+}
+
+/** A button that opens the file chooser and uploads what was chosen into the own folder's `folder`. */
+export function UploadButton({ folder, onUploaded }: { folder: string; onUploaded: (folder: string) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useUpload(folder);
+  const id = useId();
+  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = event.target.files;
+    if (!files || files.length === 0) return;
+    upload.mutate(files, { onSuccess: () => onUploaded(folder) });
+    event.target.value = "";
+  };
+  return (
+    <span className="data-upload">
+      <input ref={input} id={id} type="file" multiple hidden onChange={chosen} aria-label={`Upload files into ${folder}`} />
+      <button type="button" onClick={() => input.current?.click()} disabled={upload.isPending} aria-busy={upload.isPending}>
+        {upload.isPending ? "Uploading…" : `Upload files into ${folder}/`}
+      </button>
+      {upload.data ? (
+        <span className="muted" role="status">
+          {" "}
+          Uploaded {upload.data.files.length} file{upload.data.files.length === 1 ? "" : "s"}.
+        </span>
+      ) : null}
+      {upload.error ? <ErrorNotice error={upload.error} /> : null}
+    </span>
+  );
+}
