@@ -2034,7 +2034,7 @@ export interface components {
             samples: string[];
             template: string;
             title: string;
-            /** @description the template with the samples and reads written in; not saved (POST /api/pipelines saves it) */
+            /** @description the template with the samples and reads written in, files named where jobs read them (your own files by their place on the server); not saved (POST /api/pipelines saves it) */
             toml_content: string;
         };
         Finding: {

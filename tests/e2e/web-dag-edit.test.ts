@@ -64,6 +64,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
   // CodeMirror draws only the lines in view; the whole text comes from its view.
   const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
   const node = (page: Page, name: string) => page.locator(`.react-flow__node[data-id="${name}"]`);
+  // An edge is waited for as attached, not visible: a straight vertical edge (its rules one above the other)
+  // has a bounding box of width 0, which Playwright counts as hidden (it made this test flaky in CI).
   const edge = (page: Page, from: string, to: string) => page.locator(`.react-flow__edge[data-id="${from}>${to}"]`);
   /** Waits until the editor's text is `expected` (the graph's answers arrive asynchronously). */
   const textBecomes = async (page: Page, expected: string) => {
@@ -108,7 +110,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await expect.poll(() => addDialog.isVisible()).toBe(false);
     await node(page, "bamstats").waitFor();
     // Its input is align's output: the edge from files appears with it.
-    await edge(page, "align", "bamstats").waitFor();
+    await edge(page, "align", "bamstats").waitFor({ state: "attached" });
     const afterAdd = await editorText(page);
     expect(afterAdd.startsWith(DEMO.trimEnd())).toBe(true);
     expect(afterAdd).toContain('name = "bamstats"');
@@ -119,7 +121,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
 
     // Connect with the mouse: from bamstats's lower handle to summary's upper handle.
     await node(page, "bamstats").locator(".react-flow__handle.source").dragTo(node(page, "summary").locator(".react-flow__handle.target"));
-    await edge(page, "bamstats", "summary").waitFor();
+    await edge(page, "bamstats", "summary").waitFor({ state: "attached" });
     await page.getByRole("status").filter({ hasText: "Connected" }).waitFor();
     const afterConnect = await editorText(page);
     expect(afterConnect).toMatch(/name = "summary"[\s\S]*depends_on = \["bamstats"\]/);
@@ -130,7 +132,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await edge(page, "bamstats", "summary").waitFor({ state: "detached" });
     await graph.getByRole("button", { name: "↷ Redo" }).click();
     await textBecomes(page, afterConnect);
-    await edge(page, "bamstats", "summary").waitFor();
+    await edge(page, "bamstats", "summary").waitFor({ state: "attached" });
 
     // The keyboard alone: C on a focused rule picks the rule that is to depend on it; Ctrl+Z in the graph undoes.
     await node(page, "qc").focus();
@@ -138,13 +140,13 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     const connectDialog = page.getByRole("dialog", { name: "Connect qc to…" });
     await connectDialog.getByLabel("Rule that will depend on qc").selectOption("bamstats");
     await connectDialog.getByRole("button", { name: "Connect" }).click();
-    await edge(page, "qc", "bamstats").waitFor();
+    await edge(page, "qc", "bamstats").waitFor({ state: "attached" });
     expect(await editorText(page)).not.toBe(afterConnect);
     await node(page, "bamstats").focus();
     await page.keyboard.press("Control+z");
     await textBecomes(page, afterConnect);
     await page.keyboard.press("Control+Shift+z");
-    await edge(page, "qc", "bamstats").waitFor();
+    await edge(page, "qc", "bamstats").waitFor({ state: "attached" });
     await page.keyboard.press("Control+z");
     await textBecomes(page, afterConnect);
 
@@ -200,7 +202,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await renameDialog.getByLabel("Rule name").fill("alignment_stats");
     await renameDialog.getByRole("button", { name: "Rename" }).click();
     await node(page, "alignment_stats").waitFor();
-    await edge(page, "alignment_stats", "summary").waitFor();
+    await edge(page, "alignment_stats", "summary").waitFor({ state: "attached" });
     expect(await editorText(page)).toContain('depends_on = ["alignment_stats"]');
     await page.getByText("● Unsaved changes").waitFor();
 

@@ -8,9 +8,9 @@ import { ErrorNotice } from "../components/ErrorNotice.js";
 export function useUpload(folder: string) {
   const queries = useQueryClient();
   return useMutation({
-    mutationFn: async (files: FileList) => {
+    mutationFn: async (files: File[]) => {
       const form = new FormData();
-      for (const file of Array.from(files)) form.append("file", file, file.name);
+      for (const file of files) form.append("file", file, file.name);
       return dataOf(await api.POST("/api/files", { params: { query: { path: folder } }, body: form as never, bodySerializer: (body: unknown) => body as FormData }));
     },
     onSuccess: () => queries.invalidateQueries({ queryKey: ["files"] }),
@@ -23,10 +23,11 @@ export function UploadButton({ folder, onUploaded }: { folder: string; onUploade
   const upload = useUpload(folder);
   const id = useId();
   const chosen = (event: ChangeEvent<HTMLInputElement>) => {
-    const files = event.target.files;
-    if (!files || files.length === 0) return;
-    upload.mutate(files, { onSuccess: () => onUploaded(folder) });
+    // A copy: the input's FileList is live, and clearing the input (so the same file can be chosen again) empties it.
+    const files = Array.from(event.target.files ?? []);
     event.target.value = "";
+    if (files.length === 0) return;
+    upload.mutate(files, { onSuccess: () => onUploaded(folder) });
   };
   return (
     <span className="data-upload">

@@ -93,8 +93,8 @@ describe("a template filled from the data", () => {
     expect(fanout.toml_content).toContain('samples = ["a", "b"]');
     const analysis = analyzeData([data], { display: (path) => path.slice(data.length + 1) });
     const paired = folderWith({ "x_R1.fq.gz": fastq("x1"), "x_R2.fq.gz": fastq("x2") });
-    const relative = templateFromData("rnaseq-quant", analyzeData([paired], { display: (path) => `uploads/${path.slice(paired.length + 1)}` }), (shown) => `../../files/${shown}`);
-    expect(relative.reads).toEqual({ how: "pattern", r1: "../../files/uploads/{sample}_R1.fq.gz", r2: "../../files/uploads/{sample}_R2.fq.gz" });
+    const relative = templateFromData("rnaseq-quant", analyzeData([paired], { display: (path) => `uploads/${path.slice(paired.length + 1)}` }), (shown) => `/srv/strand/users/u1/files/${shown}`);
+    expect(relative.reads).toEqual({ how: "pattern", r1: "/srv/strand/users/u1/files/uploads/{sample}_R1.fq.gz", r2: "/srv/strand/users/u1/files/uploads/{sample}_R2.fq.gz" });
     expect(analysis.samples.map((sample) => sample.sample)).toEqual(["a", "b"]);
   });
 

@@ -233,7 +233,7 @@ export const FilledTemplateSchema = z
   .object({
     template: z.string(),
     title: z.string(),
-    toml_content: z.string().openapi({ description: "the template with the samples and reads written in; not saved (POST /api/pipelines saves it)" }),
+    toml_content: z.string().openapi({ description: "the template with the samples and reads written in, files named where jobs read them (your own files by their place on the server); not saved (POST /api/pipelines saves it)" }),
     samples: z.array(z.string()),
     reads: z
       .union([

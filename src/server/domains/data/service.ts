@@ -54,8 +54,9 @@ export class DataService {
 
   /** A built-in template filled with the samples and reads of the caller's files (nothing is saved). */
   async fillTemplate(caller: Caller, request: { paths: string[]; template?: string; max_depth?: number; max_files?: number }) {
-    const targets = this.places.resolveAll(this.places.confinementOf(caller), request.paths);
-    return runTask("fillTemplate", { targets, limits: scanLimits(request), template: request.template }, "filling the template from the data");
+    const rule = this.places.confinementOf(caller);
+    const targets = this.places.resolveAll(rule, request.paths);
+    return runTask("fillTemplate", { targets, limits: scanLimits(request), own: rule.own, template: request.template }, "filling the template from the data");
   }
 
   /** Findings from the files (when paths are given) and the description, with their conflicts. */

@@ -6,7 +6,7 @@ import { analyzeData, type DataAnalysis, type ScanLimits } from "../../../engine
 import { discoverGenomes, genomeStatus, KNOWN_BUILDS, knownBuild, type GenomeStatus } from "../../../engine/data/reference-genomes.js";
 import { parseSampleSheet, type ParsedSheet } from "../../../engine/data/sample-sheets.js";
 import { templateFromData, type FilledTemplate } from "../../../engine/data/template-from-data.js";
-import { isAbsolute } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { EngineError } from "../../../engine/findings.js";
 import { displayThrough, resolveInside, type Confinement, type ResolvedPath } from "./data-roots.js";
 
@@ -17,16 +17,16 @@ export const tasks = {
     return analyzeData(input.targets.map((target) => target.real), { limits: input.limits, display: displayThrough(input.targets) });
   },
   /**
-   * A template filled from the analysis of resolved paths (the first suggestion when none is named). Runs
-   * read files by server path: a data root's as given (absolute), the caller's own ones two folders above
-   * the run's workspace (`users/<id>/pipelines/<pipeline>/` and `users/<id>/runs/<run>/` sit beside
-   * `users/<id>/files/`), so no server path of the own folder is written into the pipeline.
+   * A template filled from the analysis of resolved paths (the first suggestion when none is named). The
+   * pipeline names files where its jobs read them: a data root's by the path given (absolute), the caller's
+   * own files by their place on the server (`own`; the engine refuses paths that climb out of the workspace,
+   * and the job sandbox shows the owner's files folder at that same path).
    */
-  fillTemplate(input: { targets: ResolvedPath[]; limits: ScanLimits; template?: string }): FilledTemplate & { analysis: DataAnalysis } {
+  fillTemplate(input: { targets: ResolvedPath[]; limits: ScanLimits; own: string; template?: string }): FilledTemplate & { analysis: DataAnalysis } {
     const analysis = tasks.analyze(input);
     const template = input.template ?? analysis.suggested_workflow?.template;
     if (!template) throw new EngineError("DATA_ERROR", "no template suits these files", { suggestion: "name one with template (GET /api/templates lists them)" });
-    const runPath = (shown: string) => (isAbsolute(shown) ? shown : `../../files/${shown}`);
+    const runPath = (shown: string) => (isAbsolute(shown) ? shown : join(input.own, shown));
     return { ...templateFromData(template, analysis, runPath), analysis };
   },
   /** Parses a sheet; its files count as present only inside the caller's folders (relative ones under `base`). */

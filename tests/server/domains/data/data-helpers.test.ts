@@ -5,7 +5,7 @@
  * perception with a description that contradicts the files; a sample sheet generated and read back; and
  * reference genomes in a temporary reference root.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -284,7 +284,7 @@ describe("confinement in team mode: everything outside your folders is the same 
     expect(mine.body.entries).toMatchObject([{ name: "private.fastq", path: "uploads/private.fastq", type: "file" }]);
   });
 
-  it("fills a template from uploads with paths relative to the run's workspace (no server path), and refuses another user's folder", async () => {
+  it("fills a template from uploads with the paths jobs read them at, and refuses another user's folder", async () => {
     for (const read of [1, 2] as const) {
       for (const sample of ["s1", "s2"]) {
         const upload = await fetch(`${team.url}/api/files?name=${sample}_R${read}.fastq.gz&path=reads`, { method: "POST", headers: { authorization: `Bearer ${team.tokens.user}`, "content-type": "application/octet-stream" }, body: gzipSync(fastq(4, 60, read)) });
@@ -293,8 +293,11 @@ describe("confinement in team mode: everything outside your folders is the same 
     }
     const answer = await team.call("user", "POST", "/api/data/template", { body: { paths: ["reads"], template: "rnaseq-quant" } });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ samples: ["s1", "s2"], reads: { how: "pattern", r1: "../../files/reads/{sample}_R1.fastq.gz", r2: "../../files/reads/{sample}_R2.fastq.gz" } });
-    expect(answer.text).not.toContain(join(root, "service-data"));
+    // Named where the job reads them (the sandbox shows the owner's files folder at its place on the server).
+    const files = join(realpathSync(root), "service-data", "users", team.ids.user, "files", "reads");
+    expect(answer.body).toMatchObject({ samples: ["s1", "s2"], reads: { how: "pattern", r1: `${files}/{sample}_R1.fastq.gz`, r2: `${files}/{sample}_R2.fastq.gz` } });
+    // The analysis still shows the files as the caller named them.
+    expect(((answer.body.analysis as { files: LooseJson[] }).files).map((file) => file.path)).toContain("reads/s1_R1.fastq.gz");
     expect((await team.call("user", "POST", "/api/data/template", { body: { paths: [outside] } })).status).toBe(404);
     expect((await team.call("other", "POST", "/api/data/template", { body: { paths: [`../${team.ids.user}/files/reads`] } })).status).toBe(404);
   });
