@@ -141,12 +141,15 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
     await connectDialog.getByLabel("Rule that will depend on qc").selectOption("bamstats");
     await connectDialog.getByRole("button", { name: "Connect" }).click();
     await edge(page, "qc", "bamstats").waitFor({ state: "attached" });
-    expect(await editorText(page)).not.toBe(afterConnect);
+    const afterQc = await editorText(page);
+    expect(afterQc).not.toBe(afterConnect);
+    // Each key waits for the text it gives: the graph follows the text after a pause, so an edge still drawn
+    // says nothing about whether the answer has come (a key pressed while a request is out is not taken).
     await node(page, "bamstats").focus();
     await page.keyboard.press("Control+z");
     await textBecomes(page, afterConnect);
     await page.keyboard.press("Control+Shift+z");
-    await edge(page, "qc", "bamstats").waitFor({ state: "attached" });
+    await textBecomes(page, afterQc);
     await page.keyboard.press("Control+z");
     await textBecomes(page, afterConnect);
 

@@ -51,7 +51,9 @@ describe.skipIf(CHROMIUM_PATH === undefined)("starting a pipeline from my data i
 
   it("browses to a folder, shows its analysis, fills the chosen template with the samples and opens it in the editor", async () => {
     const page = await web.open("/pipelines/new", { width: 1440, height: 1000 });
-    await page.getByRole("radio", { name: "From my data" }).check();
+    // A click, not check(): the choice is in the address, so the radio turns on after the navigation.
+    await page.getByRole("radio", { name: "From my data" }).click();
+    await expect.poll(() => page.getByRole("radio", { name: "From my data" }).isChecked()).toBe(true);
     await page.getByRole("heading", { name: "1. Pick a folder" }).waitFor();
     // Your own folder first: empty, with the upload button.
     await page.getByText("Nothing here yet: upload files, or pick a data folder.").waitFor();
@@ -138,6 +140,9 @@ describe.skipIf(CHROMIUM_PATH === undefined)("starting a pipeline from my data i
     const run = (await client.POST("/api/runs", { body: { toml_content: await filled.getByLabel("Filled pipeline preview").innerText(), dry_run: true } })).data!;
     const ended = await waitForRun(service.url, run.id);
     expect(ended).toMatchObject({ status: "completed", counts: { total: 8 } });
+    // Choosing another template takes the filled one away: what is shown always matches the choice.
+    await analysis.getByRole("radio", { name: /Germline variant calling/ }).check();
+    await expect.poll(() => filled.count()).toBe(0);
     expect(web.problems).toEqual([]);
     await page.close({ runBeforeUnload: false });
   }, 120_000);

@@ -5,7 +5,7 @@
  * (`POST /api/data/template`). The filled text reaches the editor only when the user opens it there, unsaved.
  */
 import { useMutation } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -36,6 +36,18 @@ export function DataStartPanel({ onUse }: { onUse: (toml: string) => void }) {
     setChosen(template);
     if (folder !== undefined) filled.mutate({ path: folder, template });
   };
+  // Another template chosen: the filled one shown no longer matches the choice.
+  const choose = (template: string) => {
+    setChosen(template);
+    filled.reset();
+  };
+  // Each answer is brought into view (it opens below what was clicked).
+  useEffect(() => {
+    if (analysis.data) document.getElementById("data-analysis-title")?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [analysis.data]);
+  useEffect(() => {
+    if (filled.data) document.getElementById("data-filled-title")?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [filled.data]);
 
   return (
     <div className="data-start">
@@ -54,9 +66,7 @@ export function DataStartPanel({ onUse }: { onUse: (toml: string) => void }) {
         </p>
       ) : null}
       {analysis.error ? <ErrorNotice error={analysis.error} /> : null}
-      {analysis.data && folder !== undefined ? (
-        <AnalysisView folder={folder} analysis={analysis.data} chosen={chosen} onChoose={setChosen} onFill={fill} filling={filled.isPending} />
-      ) : null}
+      {analysis.data && folder !== undefined ? <AnalysisView folder={folder} analysis={analysis.data} chosen={chosen} onChoose={choose} onFill={fill} filling={filled.isPending} /> : null}
       {filled.error ? <ErrorNotice error={filled.error} /> : null}
       {filled.data ? <FilledView filled={filled.data} onUse={onUse} /> : null}
     </div>
