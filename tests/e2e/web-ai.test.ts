@@ -10,7 +10,6 @@
  * the user menu, sets their own provider and sees the shared one read-only. Screenshots and an axe check of the new pages;
  * no console error.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fenced, INVALID_DRAFT, VALID_DRAFT } from "../support/ai-drafts.js";
 import { startProtocolServer, type ProtocolServer } from "../support/ai-protocol-servers.js";
@@ -18,7 +17,7 @@ import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser
 import { chainPipeline, closeAfterRuns, serviceClient, waitForRun } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
 import { startTeamService, type TeamService } from "../support/team-service.js";
-import { openWebSession, type WebSession } from "../support/web-session.js";
+import { editorText, openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
 
@@ -34,10 +33,6 @@ async function failedRun(base: string, toml: string): Promise<string> {
   await waitForRun(base, id);
   return id;
 }
-
-
-/** The text of the editor on the page. */
-const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
 
 describe.skipIf(CHROMIUM_PATH === undefined)("AI in the browser app", () => {
   let anthropic: ProtocolServer;

@@ -6,13 +6,12 @@
  * session reopens from History and is deleted after a confirmation; a service without AI shows the notice
  * with the way to the settings. Screenshots and axe; no console error.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProtocolServer, type ProtocolServer } from "../support/ai-protocol-servers.js";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { serviceClient } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
-import { openWebSession, type WebSession } from "../support/web-session.js";
+import { editorText, openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
 
@@ -31,8 +30,6 @@ description = "Align the reads"
 
 const ANSWER = "For short reads use bwa mem: it is fast and accurate for reads of 70 bp to 1 Mbp.";
 
-/** The text of the editor on the page. */
-const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
 
 describe.skipIf(CHROMIUM_PATH === undefined)("the copilot beside the editor", () => {
   let anthropic: ProtocolServer;

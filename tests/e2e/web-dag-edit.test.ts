@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { serviceClient } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
-import { openWebSession, type WebSession } from "../support/web-session.js";
+import { editorText, openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
 
@@ -61,8 +61,6 @@ describe.skipIf(CHROMIUM_PATH === undefined)("editing the pipeline graph in Chro
   let web: WebSession;
   let pipelineId: string;
 
-  // CodeMirror draws only the lines in view; the whole text comes from its view.
-  const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
   const node = (page: Page, name: string) => page.locator(`.react-flow__node[data-id="${name}"]`);
   // An edge is waited for as attached, not visible: a straight vertical edge (its rules one above the other)
   // has a bounding box of width 0, which Playwright counts as hidden (it made this test flaky in CI).

@@ -9,12 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { serviceClient, waitForRun } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
-import { openWebSession, type WebSession } from "../support/web-session.js";
+import { editorText, openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
 
@@ -47,7 +46,6 @@ describe.skipIf(CHROMIUM_PATH === undefined)("starting a pipeline from my data i
     rmSync(root, { recursive: true, force: true });
   });
 
-  const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
 
   it("browses to a folder, shows its analysis, fills the chosen template with the samples and opens it in the editor", async () => {
     const page = await web.open("/pipelines/new", { width: 1440, height: 1000 });
@@ -77,7 +75,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("starting a pipeline from my data i
     const samples = analysis.getByRole("table", { name: "Samples" });
     expect(await samples.getByRole("row").count()).toBe(3);
     expect(await samples.getByRole("row", { name: /kidney/ }).innerText()).toMatch(/kidney\s+paired-end\s+L001, L002/);
-    expect(await analysis.getByRole("list", { name: "Warnings" }).innerText()).toContain("spleen_R1.fastq: named like fastq but its content is fasta");
+    expect(await analysis.getByRole("list", { name: "Warnings" }).innerText()).toBe("⚠ spleen_R1.fastq: named like fastq but its content is fasta");
     await analysis.getByText("Every file (9)").click();
     expect(await analysis.getByRole("row", { name: /spleen_R1\.fastq/ }).innerText()).toContain("named as fastq");
     // The first suggestion is chosen; the user picks another.

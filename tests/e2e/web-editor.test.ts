@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { serviceClient } from "../support/run-client.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
-import { openWebSession, type WebSession } from "../support/web-session.js";
+import { editorText, openWebSession, type WebSession } from "../support/web-session.js";
 
 failWithoutChromiumWhenStrict();
 
@@ -102,8 +102,6 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the pipeline editor in Chromium", 
   let largeId: string;
 
   const editorOf = (page: Page) => page.getByRole("textbox", { name: "Pipeline TOML" });
-  // CodeMirror draws only the lines in view; the whole text comes from its view (what EditorView.findFromDOM reads).
-  const editorText = (page: Page) => page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
   /** Puts the cursor at the end of the text. */
   const toEnd = async (page: Page) => {
     await editorOf(page).click();

@@ -11,6 +11,14 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "./browser.js";
 import { PROJECT_ROOT } from "./strand-cli.js";
 
+/**
+ * The whole text of the pipeline editor on `page`. CodeMirror draws only the lines in view, so it is read from
+ * the editor's view (what EditorView.findFromDOM reads), not from the page.
+ */
+export function editorText(page: Page): Promise<string> {
+  return page.evaluate(`document.querySelector(".cm-content").cmTile.root.view.state.doc.toString()`) as Promise<string>;
+}
+
 /** Where the browser tests save their screenshots (kept by CI as artefacts; not committed). */
 export const SCREENSHOTS = join(PROJECT_ROOT, ".scratch", "screenshots");
 

@@ -11,6 +11,7 @@ import type { SampleReads } from "./read-names.js";
 import { getTemplate } from "../tools/templates.js";
 import { renderValue, TomlText } from "../format/toml-edit.js";
 import { EngineError } from "../findings.js";
+import { shellWord } from "../expand/shell-quote.js";
 
 /** A template with the data's samples and reads written in. */
 export interface FilledTemplate {
@@ -47,11 +48,13 @@ export function templateFromData(templateId: string, analysis: Pick<DataAnalysis
   const groups = edited.valueAt(["sample_groups"]);
   if (Array.isArray(groups) && groups.length > 0) edited.set(["sample_groups", 0, "samples"], names);
   else edited.appendArrayTable("sample_groups", { name: "samples", samples: names });
-  const stageRule = reads.how === "staged" ? uniqueRuleName(edited, "stage_reads") : undefined;
-  if (reads.how === "staged") edited.appendArrayTable("rules", { name: stageRule!, ...reads.table });
+  let shown: FilledTemplate["reads"];
+  if (reads.how === "staged") {
+    const rule = uniqueRuleName(edited, "stage_reads");
+    edited.appendArrayTable("rules", { name: rule, ...reads.table });
+    shown = { how: "staged", rule };
+  } else shown = reads.how === "pattern" ? { how: "pattern", r1: reads.r1, r2: reads.r2 } : reads;
   const layout = new Set(usable.map((sample) => sample.layout));
-  const shown: FilledTemplate["reads"] =
-    reads.how === "pattern" ? { how: "pattern", r1: reads.r1, r2: reads.r2 } : reads.how === "staged" ? { how: "staged", rule: stageRule! } : reads;
   const header = `# Filled from your data: ${names.length} ${[...layout].join(" and ")}-end sample(s)${shown.how === "pattern" ? `, reads at ${shown.r1}` : shown.how === "staged" ? `, reads gathered by rule ${shown.rule}` : ""}.\n`;
   return { template: template.id, title: template.title, toml_content: header + edited.text, samples: names, reads: shown, notes };
 }
@@ -92,9 +95,9 @@ function planReads(template: TomlText, samples: SampleReads[], runPath: RunPath,
   // No single pattern fits: a rule that concatenates each sample's files (its lanes, in lane order) into the
   // paths the template reads. Concatenated gzip files are one valid gzip file.
   const branch = (sample: SampleReads) => {
-    const part = (files: string[], output: string) => `cat ${files.map((file) => shellQuote(runPath(file))).join(" ")} > {output.${output}}`;
+    const part = (files: string[], output: string) => `cat ${files.map((file) => shellWord(runPath(file))).join(" ")} > {output.${output}}`;
     const steps = [part(sample.r1, "r1"), ...(wanted.r2 ? [part(sample.r2, "r2")] : [])];
-    return `  ${shellQuote(sample.sample)}) ${steps.join(" && ")} ;;`;
+    return `  ${shellWord(sample.sample)}) ${steps.join(" && ")} ;;`;
   };
   const shell = ["exec 2> {log}", 'case "{sample}" in', ...samples.map(branch), '  *) echo "no reads are listed for sample {sample}" >&2; exit 1 ;;', "esac"].join("\n");
   notes.push(`the read files do not share one name pattern${samples.some((sample) => sample.lanes.length > 1) ? " (lanes are split over several files)" : ""}: a rule gathers them into ${wanted.r1}${wanted.r2 ? ` and ${wanted.r2}` : ""}`);
@@ -133,8 +136,4 @@ function uniqueRuleName(edited: TomlText, base: string): string {
   let name = base;
   for (let n = 2; names.has(name); n++) name = `${base}_${n}`;
   return name;
-}
-
-function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -11,6 +11,8 @@ import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { byteSize } from "../components/formatting.js";
 import { FolderBrowser } from "./FolderBrowser.js";
+// Cards, previews and buttons as on the other new-pipeline choices.
+import "../pipelines/pipelines.css";
 import "./data.css";
 
 type Analysis = components["schemas"]["DataAnalysis"];
@@ -84,11 +86,8 @@ function AnalysisView({ folder, analysis, chosen, onChoose, onFill, filling }: {
     summary.quality_encoding && summary.quality_encoding !== "unknown" ? `qualities ${summary.quality_encoding === "phred33" ? "Phred+33" : summary.quality_encoding === "phred64" ? "Phred+64" : "mixed"}` : undefined,
   ].filter(Boolean);
   const name = (path: string) => (path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : path);
-  const problems = [
-    ...analysis.warnings,
-    ...analysis.files.flatMap((file) => file.warnings.map((warning) => `${name(file.path)}: ${warning}`)),
-    ...analysis.samples.flatMap((sample) => sample.problems.map((problem) => `${sample.sample}: ${problem}`)),
-  ];
+  // The analysis' warnings (the samples' problems among them) and each file's, which start with its path.
+  const problems = [...analysis.warnings, ...analysis.files.flatMap((file) => file.warnings.map((warning) => (warning.startsWith(file.path) ? name(file.path) + warning.slice(file.path.length) : warning)))];
   return (
     <section className="data-panel" aria-labelledby="data-analysis-title">
       <h2 id="data-analysis-title">
@@ -167,12 +166,12 @@ function AnalysisView({ folder, analysis, chosen, onChoose, onFill, filling }: {
             if (chosen) onFill(chosen);
           }}
         >
-          <fieldset className="data-suggestions">
+          <fieldset className="pl-templates data-suggestions">
             <legend>Suggested templates</legend>
             {analysis.suggestions.map((suggestion) => (
-              <label key={suggestion.template} className={suggestion.template === chosen ? "data-suggestion data-suggestion-on" : "data-suggestion"}>
+              <label key={suggestion.template} className={suggestion.template === chosen ? "pl-template pl-template-on" : "pl-template"}>
                 <input type="radio" name={choiceName} value={suggestion.template} checked={suggestion.template === chosen} onChange={() => onChoose(suggestion.template)} />
-                <span className="data-suggestion-title">
+                <span className="pl-template-title">
                   {suggestion.title} <span className="pl-chip pl-chip-quiet">score {Math.round(suggestion.score * 100)}%</span>
                 </span>
                 <span className="muted">{suggestion.reason}</span>
