@@ -48,7 +48,7 @@ import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
 
 // Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
 export { AuthService, prepareAccounts } from "./domains/auth/service.js";
-import { OperationMatcher } from "./operation-matcher.js";
+import { ApiRoutes } from "./api-routes.js";
 import { aiReaderFor } from "./ai-capabilities.js";
 import { aiRoutes } from "./domains/ai/routes.js";
 import { CallGate } from "./domains/ai/harness.js";
@@ -237,7 +237,10 @@ export function createApp(options: AppOptions): ServiceApp {
   const mode = options.mode ?? "personal";
   const store = withCachedListing(options.store);
   const logger = options.logger ?? createLogger({ level: process.env.SERVICE_LOG_LEVEL });
-  const app = new OpenAPIHono({
+  // The router matches each API path in its one canonical spelling, and access is decided on the route it matched.
+  const routes = new ApiRoutes(() => app);
+  const app: OpenAPIHono = new OpenAPIHono({
+    getPath: (request) => routes.routingPath(request),
     // Schema failures become 400 BAD_REQUEST naming the fields, in the error body like every failure.
     defaultHook: (result) => {
       if (result.success) return;
@@ -277,7 +280,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const https = (c: Context) => servedOverHttps(c, trusted);
   // Inside the audit trail (a forged request is recorded as denied), before sign-in and every handler; personal mode too.
   app.use("/api/*", originCheck({ publicUrl: options.publicUrl, corsOrigins: options.corsOrigins, https }));
-  app.use("*", authentication({ mode, auth, matcher: new OperationMatcher(app), https }));
+  app.use("*", authentication({ mode, auth, routes, https }));
   // Requests without a body skip the check: looking for a body makes the adapter build a full Request.
   // Uploads are exempt on purpose: they are streamed to disk and counted by their own limit
   // (SERVICE_UPLOAD_LIMIT_MB, domains/data/uploads.ts); this cap is for bodies read whole into memory.
@@ -409,11 +412,11 @@ export function createApp(options: AppOptions): ServiceApp {
   const content = new StaticContent(options.webRoot ?? DEFAULT_WEB_ROOT, normaliseBasePath(options.basePath));
   app.use("/assets/*", ...content.assetHandlers());
   app.get("/assets/*", (c) => {
-    throw new ServiceError(404, "NOT_FOUND", `no such asset: ${new URL(c.req.url).pathname}`);
+    throw new ServiceError(404, "NOT_FOUND", `no such asset: ${c.req.path}`);
   });
 
   app.notFound((c) => {
-    const path = new URL(c.req.url).pathname;
+    const path = c.req.path;
     // Returned, not thrown: the method check looks at 404 answers to tell a wrong method from a wrong path.
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });

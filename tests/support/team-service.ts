@@ -3,6 +3,7 @@
  * administrator, a user who owns the fixtures, another user and a viewer), each signed in once, and a
  * request helper that sends a caller's session token. The store is a fresh SQLite one unless given.
  */
+import { request as httpRequest } from "node:http";
 import type { AppOptions } from "../../src/server/app.js";
 import { AuthService } from "../../src/server/domains/auth/service.js";
 import type { Store } from "../../src/server/store/store.js";
@@ -44,6 +45,11 @@ export interface RequestOptions {
   /** Send this token instead of the caller's session token. */
   token?: string;
   headers?: Record<string, string>;
+  /**
+   * Send the path exactly as written (`/api/./users`, `/api//users`, `/api%2Fusers`): fetch would normalise
+   * it on the client, so the request goes out through node:http instead.
+   */
+  raw?: true;
 }
 
 export interface TeamService {
@@ -65,19 +71,47 @@ export async function send(url: string, method: string, path: string, options: R
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (options.raw) return sendRaw(url, method, path, headers, options.body);
   const response = await fetch(`${url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), redirect: "manual" });
   if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
     await response.body?.cancel();
     return { status: response.status, body: {}, text: "", headers: response.headers };
   }
-  const text = await response.text();
+  return answerOf(response.status, response.headers, await response.text());
+}
+
+/** A parsed answer from its status, headers and text. */
+function answerOf(status: number, headers: Headers, text: string): Answer {
   let body: Answer["body"];
   try {
     body = text ? (JSON.parse(text) as Answer["body"]) : {};
   } catch {
     body = {};
   }
-  return { status: response.status, body, text, headers: response.headers };
+  return { status, body, text, headers };
+}
+
+/** One request with its path sent as written, over node:http; an event stream is closed once its head arrives. */
+function sendRaw(url: string, method: string, path: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+  const { hostname, port } = new URL(url);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise<Answer>((resolve, reject) => {
+    const request = httpRequest({ hostname, port, method, path, headers: payload === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(payload)) } }, (response) => {
+      const answerHeaders = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+      if (answerHeaders.get("content-type")?.startsWith("text/event-stream")) {
+        response.destroy();
+        resolve({ status: response.statusCode ?? 0, body: {}, text: "", headers: answerHeaders });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve(answerOf(response.statusCode ?? 0, answerHeaders, Buffer.concat(chunks).toString("utf8"))));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(payload);
+  });
 }
 
 /** Starts a team-mode service (rate limit off: the tests send many requests) with the four accounts signed in. */

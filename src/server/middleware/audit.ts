@@ -58,7 +58,8 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   return async (c, next) => {
     await next();
-    const path = new URL(c.req.url).pathname;
+    // The path the router matched (its canonical spelling), not the one sent.
+    const path = c.req.path;
     if (!path.startsWith("/api/")) return;
     const note = c.get("audit") as AuditNote | undefined;
     // A refused request, and one its handler named, is recorded whatever its method; of the rest, only what may change something.

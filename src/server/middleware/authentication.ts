@@ -1,7 +1,10 @@
 /**
  * Authentication and the route access table, in team and hpc modes: the caller is recognised from
  * `Authorization: Bearer <token>` (scripts: a session token or a personal access token) or the `session`
- * cookie (the browser app), then the operation's entry in `ROUTE_ACCESS` decides. No credentials on a
+ * cookie (the browser app), then the `ROUTE_ACCESS` entry of the operation whose handler the router runs
+ * for the request decides (the matched route itself, so no other spelling of a path can name another
+ * operation than the one that answers). An `/api` handler without an entry answers 403 to everyone, in
+ * every mode: a route nobody wrote a policy for is nobody's. No credentials on a
  * protected operation is 401 AUTH_REQUIRED; credentials that are unknown, expired or revoked are 401
  * TOKEN_EXPIRED; a role below the operation's level is 403 ACCESS_DENIED. Public operations ignore stale
  * credentials (an old cookie must not break the health check or the sign-in page). Tokens are never read
@@ -12,7 +15,7 @@ import { getCookie } from "hono/cookie";
 import { ROUTE_ACCESS, roleAllows } from "../access-policy.js";
 import { ANONYMOUS, LOCAL_USER, type Caller } from "../caller.js";
 import { ServiceError } from "../errors.js";
-import type { OperationMatcher } from "../operation-matcher.js";
+import type { ApiRoutes } from "../api-routes.js";
 import type { AccessToken, Session } from "../store/store.js";
 
 /** The outcome of checking a presented token (the auth domain computes it). */
@@ -32,7 +35,8 @@ export const SESSION_COOKIE = "session";
 export interface AuthenticationOptions {
   mode: "personal" | "team" | "hpc";
   auth: Authenticator;
-  matcher: OperationMatcher;
+  /** The app's routes: which operation the matched route is. */
+  routes: ApiRoutes;
   /** Whether the client reached the service over HTTPS (the cookie is then `Secure`). */
   https(c: Context): boolean;
 }
@@ -64,19 +68,28 @@ export function authenticationOf(c: Context): Extract<Authentication, { ok: true
   return (c.get("authentication") as Extract<Authentication, { ok: true }> | undefined) ?? null;
 }
 
+/** The access level of an API route's operation; a route without one is refused to everyone (a test keeps the table complete). */
+function policyOf(route: { method: string; path: string }, operationId: string | undefined): (typeof ROUTE_ACCESS)[string] {
+  const access = operationId === undefined ? undefined : ROUTE_ACCESS[operationId];
+  if (access === undefined) {
+    throw new ServiceError(403, "ACCESS_DENIED", `${route.method} ${route.path} has no access policy, so nobody may call it`, {
+      suggestion: "this is a defect of the service: report it (every operation needs an entry in src/server/access-policy.ts)",
+    });
+  }
+  return access;
+}
+
 /** The authentication middleware. */
 export function authentication(options: AuthenticationOptions): MiddlewareHandler {
   return async (c, next) => {
+    // No handler (404 and 405 answer) and the static app carry no policy.
+    const matched = options.routes.operationOf(c);
+    const access = matched && matched.route.path.startsWith("/api/") ? policyOf(matched.route, matched.operation?.operationId) : undefined;
     if (options.mode === "personal") {
       c.set("caller", LOCAL_USER);
       return next();
     }
     c.set("caller", ANONYMOUS);
-    const path = new URL(c.req.url).pathname;
-    // The static app and unknown /api paths (404/405 answer them) carry no policy.
-    const operationId = path.startsWith("/api/") ? options.matcher.match(c.req.method, path) : undefined;
-    // An operation missing from the table is for administrators only (a test keeps the table complete).
-    const access = operationId === undefined ? undefined : (ROUTE_ACCESS[operationId] ?? "admin");
     const presented = presentedCredentials(c);
     let rejected = false;
     let fromCookie = false;

@@ -48,7 +48,7 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
   if (publicOrigin) configured.add(publicOrigin);
 
   return async (c, next) => {
-    if (!STATE_CHANGING.has(c.req.method) || !new URL(c.req.url).pathname.startsWith("/api/")) return next();
+    if (!STATE_CHANGING.has(c.req.method) || !c.req.path.startsWith("/api/")) return next();
     // A script's bearer token without a cookie: not something a forged browser request can carry.
     if (/^Bearer\s/i.test(c.req.header("Authorization") ?? "") && c.req.header("Cookie") === undefined) return next();
     const site = c.req.header("Sec-Fetch-Site")?.trim().toLowerCase();

@@ -128,7 +128,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const trusted = options.trustedProxies ?? [];
   const peerOf = options.peerAddress ?? transportPeer;
   return async (c, next) => {
-    if (!new URL(c.req.url).pathname.startsWith("/api")) return next();
+    // The routed path: another spelling of an API path (`/%61pi/…`, `//api/…`) is counted all the same.
+    if (!c.req.path.startsWith("/api")) return next();
     const waitMs = limiter.check(limiterKey(clientAddress(c, peerOf(c), trusted)), now());
     if (waitMs > 0) {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));

@@ -53,7 +53,7 @@ export function tracing(options: TracingOptions): MiddlewareHandler {
         const seconds = (performance.now() - started) / 1000;
         const line = { method: c.req.method, route, status: c.res.status, latency_ms: Math.round(seconds * 10_000) / 10 };
         const message = `${c.req.method} ${route} ${c.res.status}`;
-        if (new URL(c.req.url).pathname === "/api/health") options.logger.debug(line, message);
+        if (c.req.path === "/api/health") options.logger.debug(line, message);
         else options.logger.info(line, message);
         options.onRequest?.({ method: c.req.method, route, status: c.res.status, seconds });
       }

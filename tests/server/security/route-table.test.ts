@@ -12,6 +12,10 @@
  *     f.run, f.template, f.share), other (another user, owns f.othersPipeline) and admin.
  * A protected operation answers anonymous 401 AUTH_REQUIRED; a viewer gets 403 ACCESS_DENIED on writes;
  * another user's private resource is 404 NOT_FOUND. The test checks those codes too.
+ *
+ * The same rows are then asked again under other spellings of each path (percent-encoded letters and
+ * slashes, double slashes, a trailing slash, another case, dot segments), sent as written: access is
+ * decided on the route the router runs, so every spelling must get the plain spelling's answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTE_ACCESS } from "../../../src/server/access-policy.js";
@@ -223,15 +227,48 @@ async function given<T>(value: Given<T> | undefined, f: Fixtures, who: Who): Pro
   return typeof value === "function" ? (value as (f: Fixtures, who: Who) => T | Promise<T>)(f, who) : value;
 }
 
-/** The request a row makes for a caller: the document's path with its parameters filled in. */
-async function requestOf(operation: Operation, row: Row, f: Fixtures, who: Who): Promise<{ path: string; body: unknown }> {
+/** One segment of a request path: the document's static text, or a filled-in parameter. */
+interface Segment {
+  text: string;
+  parameter: boolean;
+}
+
+/** The request a row makes for a caller: the document's path with its parameters filled in (also as segments, for respelling). */
+async function requestOf(operation: Operation, row: Row, f: Fixtures, who: Who): Promise<{ path: string; segments: Segment[]; query: string; body: unknown }> {
   const params = (await given(row.params, f, who)) ?? {};
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${operation.operationId}: the row gives no path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
-  return { path: path + ((await given(row.query, f, who)) ?? ""), body: await given(row.body, f, who) };
+  const segments = operation.path
+    .split("/")
+    .slice(1)
+    .map((part): Segment => {
+      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (name === undefined) return { text: part, parameter: false };
+      const value = params[name];
+      if (value === undefined) throw new Error(`${operation.operationId}: the row gives no path parameter ${name}`);
+      return { text: encodeURIComponent(value), parameter: true };
+    });
+  const query = (await given(row.query, f, who)) ?? "";
+  return { path: `/${segments.map((segment) => segment.text).join("/")}${query}`, segments, query, body: await given(row.body, f, who) };
+}
+
+/** A static segment with its first letter percent-encoded (`users` → `%75sers`). */
+const encodeFirstLetter = (text: string) => text.replace(/[a-z]/i, (letter) => `%${letter.charCodeAt(0).toString(16)}`);
+
+/** Other spellings of a path that name the same route, each with a name for the failure message. */
+function respellings(segments: Segment[]): { spelling: string; path: string }[] {
+  const texts = segments.map((segment) => segment.text);
+  const joined = (parts: string[]) => `/${parts.join("/")}`;
+  const last = texts.length - 1;
+  return [
+    { spelling: "percent-encoded letters", path: joined(segments.map((segment) => (segment.parameter ? segment.text : encodeFirstLetter(segment.text)))) },
+    { spelling: "percent-encoded slashes", path: `/${texts.join("%2F")}` },
+    { spelling: "lower-case percent-encoded slashes", path: `/${texts[0]}%2f${texts.slice(1).join("/")}` },
+    { spelling: "double slashes", path: `/${texts.map((text) => `/${text}`).join("")}` },
+    { spelling: "a trailing slash", path: `${joined(texts)}/` },
+    { spelling: "upper case", path: joined(segments.map((segment) => (segment.parameter ? segment.text : segment.text.toUpperCase()))) },
+    { spelling: "dot segments", path: joined([texts[0]!, ".", ...texts.slice(1, last), "elsewhere", "..", texts[last]!]) },
+    { spelling: "percent-encoded dot segments", path: joined([texts[0]!, "%2e", ...texts.slice(1, last), "elsewhere", "%2E%2E", texts[last]!]) },
+    { spelling: "dot segments behind encoded slashes", path: joined([`${texts[0]}%2F.%2Felsewhere%2F..`, ...texts.slice(1)]) },
+  ];
 }
 
 const EXPECTED_CODE: Partial<Record<number, string>> = { 401: "AUTH_REQUIRED", 403: "ACCESS_DENIED" };
@@ -348,5 +385,30 @@ for (const kind of kinds) {
       }
       expect(wrong).toEqual([]);
     }, 180_000);
+
+    // The spellings concern the router, not the store: asked once, on the first store.
+    it.runIf(kind === kinds[0])("answers every other spelling of every path as the plain one, for anonymous, a viewer and a user (the route the router runs decides access)", async () => {
+      const wrong: string[] = [];
+      for (const operation of operations) {
+        const row = TABLE[operation.operationId];
+        if (!row) continue;
+        for (const who of ["anonymous", "viewer", "user"] as const) {
+          const expected = row.expect[who];
+          const code = row.codes?.[who] ?? (expected === 404 && operation.operationId !== "getApiDocsAsset" ? "NOT_FOUND" : EXPECTED_CODE[expected]);
+          const { segments } = await requestOf(operation, row, f, who);
+          for (const { spelling } of respellings(segments)) {
+            // A fresh request per spelling: rows that consume what they name (a delete) get their own.
+            const fresh = await requestOf(operation, row, f, who);
+            const { path } = respellings(fresh.segments).find((candidate) => candidate.spelling === spelling)!;
+            const token = row.ownSession && who !== "anonymous" ? await f.fresh.signIn(who) : undefined;
+            const answer = await team.call(who, operation.method, path + fresh.query, { body: fresh.body, token, raw: true });
+            if (answer.status !== expected || (code !== undefined && answer.body.code !== code)) {
+              wrong.push(`${operation.operationId} as ${who}, ${spelling}: ${operation.method} ${path + fresh.query} answered ${answer.status} ${answer.body.code ?? ""}, the plain spelling ${expected} ${code ?? ""}`);
+            }
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    }, 600_000);
   });
 }
