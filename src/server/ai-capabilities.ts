@@ -4,15 +4,15 @@
  * caller may not read is NOT_FOUND), and engine work runs in the engine pool. Only reads are wired here;
  * the object is frozen so nothing can be added to it later.
  */
-import { closeSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { constants, gunzipSync } from "node:zlib";
 import type { Caller } from "./caller.js";
 import { ServiceError } from "./errors.js";
 import type { AiReader, JobFacts } from "./domains/ai/reader.js";
 import { readableRun, type ExecutionContext } from "./domains/execution/service.js";
 import { runDiagnostics, runJobs, runLogs, runPipelineText, runResults, runStatus } from "./domains/execution/views.js";
-import { lstatInside } from "./domains/execution/run-files.js";
+import { openInWorkspace, readAt } from "./runner/workspace-reader.js";
 import { readable } from "./domains/pipelines/service.js";
 import { allTemplates } from "./domains/templates/service.js";
 import { dagOf, parsePipeline, prepareText, validateText } from "./domains/workflow/service.js";
@@ -102,10 +102,14 @@ export function aiReaderFor(context: ExecutionContext, caller: Caller): AiReader
     async resultHead(id, path, bytes) {
       const run = await readableRun(context, caller, id);
       if (!run.workspace) return null;
-      // Confined like GET …/files: relative, inside the workspace, no link on the way.
-      const stat = lstatInside(run.workspace, path);
-      if (!stat?.isFile()) throw new ServiceError(404, "NOT_FOUND", `run ${id} has no file '${path}'`);
-      return readHead(join(run.workspace, path), Math.min(bytes, READ_LIMITS.headBytes));
+      // Confined like GET …/files: relative, inside the workspace, no link on the way, a regular file (never a FIFO).
+      const fd = isAbsolute(path) ? undefined : openInWorkspace(run.workspace, path);
+      if (fd === undefined) throw new ServiceError(404, "NOT_FOUND", `run ${id} has no file '${path}'`);
+      try {
+        return readHead(fd, Math.min(bytes, READ_LIMITS.headBytes));
+      } finally {
+        closeSync(fd);
+      }
     },
     async pipelineHistory(pipelineId, count) {
       await readable(store, caller, pipelineId);
@@ -130,17 +134,9 @@ export function aiReaderFor(context: ExecutionContext, caller: Caller): AiReader
   return Object.freeze(reader);
 }
 
-/** The first bytes of a file as text: gzip is inflated (as far as the bytes go), binary content is null. */
-function readHead(path: string, bytes: number): string | null {
-  const buffer = Buffer.alloc(bytes);
-  const fd = openSync(path, "r");
-  let read: number;
-  try {
-    read = readSync(fd, buffer, 0, bytes, 0);
-  } finally {
-    closeSync(fd);
-  }
-  let data = buffer.subarray(0, read);
+/** The first bytes of an open file as text: gzip is inflated (as far as the bytes go), binary content is null. */
+function readHead(fd: number, bytes: number): string | null {
+  let data = readAt(fd, 0, bytes);
   if (data[0] === 0x1f && data[1] === 0x8b) {
     try {
       data = gunzipSync(data, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: bytes });

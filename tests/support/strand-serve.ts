@@ -12,9 +12,11 @@ export interface Served {
   stop(): Promise<number | undefined>;
 }
 
-/** Starts `strand serve -p 0` with extra environment and waits until it serves. */
-export async function serve(env: Record<string, string>): Promise<Served> {
-  const child = execa("node", [STRAND_BIN, "serve", "-p", "0"], { env: strandEnv(env), reject: false });
+/** Starts `strand serve -p 0` with extra environment and waits until it serves; `prefix` runs it through another program (setpriv). */
+export async function serve(env: Record<string, string>, options: { prefix?: string[] } = {}): Promise<Served> {
+  const prefix = options.prefix ?? [];
+  const command = [...prefix, "node", STRAND_BIN, "serve", "-p", "0"];
+  const child = execa(command[0]!, command.slice(1), { env: strandEnv(env), reject: false });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stderr!.on("data", (chunk: Buffer) => {

@@ -146,6 +146,17 @@ type JournalEntry = z.infer<typeof journalEntrySchema>;
 export interface CheckpointReadOptions {
   /** Receives one line per problem met (a checkpoint set aside, journal lines skipped). */
   warn?: (message: string) => void;
+  /**
+   * Reads a file's text, undefined when it is absent or may not be read. Default: the file system as it is;
+   * a service passes a reader confined to the workspace (jobs can leave links and FIFOs there).
+   */
+  readText?: (path: string) => string | undefined;
+}
+
+/** The file system as it is: the text of a file, undefined when it is absent; other failures throw. */
+function readTextPlainly(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  return readFileSync(path, "utf8");
 }
 
 export interface CheckpointOpenOptions extends CheckpointReadOptions {
@@ -200,36 +211,44 @@ interface Loaded {
   journalLines: number;
 }
 
-function load(workdir: string, warn: (message: string) => void, unreadableNote: (reason: string) => void): Loaded {
+function load(workdir: string, warn: (message: string) => void, unreadableNote: (reason: string) => void, readText = readTextPlainly): Loaded {
   const path = join(workdir, CHECKPOINT_FILE);
   let data = emptyCheckpoint(workdir);
   let found = false;
   let unreadable: string | undefined;
-  if (existsSync(path)) {
+  let text: string | undefined;
+  try {
+    text = readText(path);
+  } catch (error) {
+    found = true;
+    unreadable = describeError(error);
+    unreadableNote(unreadable);
+  }
+  if (text !== undefined) {
     found = true;
     try {
-      const parsed = checkpointSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+      const parsed = checkpointSchema.parse(JSON.parse(text));
       data = { ...parsed, config_snapshot: table(parsed.config_snapshot), jobs: table(parsed.jobs), tombstones: table(parsed.tombstones) };
     } catch (error) {
       unreadable = describeError(error);
       unreadableNote(unreadable);
     }
   }
-  const journalLines = replayJournal(workdir, data, warn);
+  const journalLines = replayJournal(workdir, data, warn, readText);
   return { data, found: found || journalLines > 0, unreadable, journalLines };
 }
 
 /** Applies the journal to `data`; returns how many lines it had. A torn last line (a crash mid-write) is dropped quietly. */
-function replayJournal(workdir: string, data: CheckpointData, warn: (message: string) => void): number {
+function replayJournal(workdir: string, data: CheckpointData, warn: (message: string) => void, readText: (path: string) => string | undefined): number {
   const path = join(workdir, JOURNAL_FILE);
-  if (!existsSync(path)) return 0;
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, "utf8");
+    text = readText(path);
   } catch (error) {
     warn(`cannot read ${JOURNAL_FILE} (${describeError(error)}); the jobs it recorded will run again`);
     return 0;
   }
+  if (text === undefined) return 0;
   const lines = text.split("\n");
   const torn = !text.endsWith("\n");
   let skipped = 0;
@@ -253,7 +272,7 @@ function replayJournal(workdir: string, data: CheckpointData, warn: (message: st
  */
 export function readCheckpoint(workdir: string, options: CheckpointReadOptions = {}): CheckpointData | undefined {
   const warn = options.warn ?? (() => {});
-  const loaded = load(workdir, warn, (reason) => warn(`${CHECKPOINT_FILE} is unreadable (${reason}); ignoring it (a run would set it aside)`));
+  const loaded = load(workdir, warn, (reason) => warn(`${CHECKPOINT_FILE} is unreadable (${reason}); ignoring it (a run would set it aside)`), options.readText);
   return loaded.found ? loaded.data : undefined;
 }
 

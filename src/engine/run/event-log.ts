@@ -73,14 +73,26 @@ export class EventLog {
 
 /** Reads an event log; a torn last line (the writer was killed mid-write) is ignored. */
 export function readEventLog(path: string): RunEvent[] {
+  return parseEventLog(readFileSync(path, "utf8"));
+}
+
+/** The events of an event log's text: torn, foreign and non-event lines are ignored. */
+export function parseEventLog(text: string): RunEvent[] {
   const events: RunEvent[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      events.push(JSON.parse(line) as RunEvent);
-    } catch {
-      // torn or foreign line
-    }
+  for (const line of text.split("\n")) {
+    const event = parseEventLine(line);
+    if (event) events.push(event);
   }
   return events;
+}
+
+/** One line of an event log as an event, or undefined (blank, torn, or not an event object). */
+export function parseEventLine(line: string): RunEvent | undefined {
+  if (line.trim() === "") return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as RunEvent).type === "string" ? (value as RunEvent) : undefined;
+  } catch {
+    return undefined; // torn or foreign line
+  }
 }

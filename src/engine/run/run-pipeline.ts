@@ -310,11 +310,12 @@ class PipelineRun {
           this.counts.total++;
           this.counts.skipped++;
         }
-        if (round === 0 || planned.reason.code !== "up-to-date") events.emit("job_skipped", { job: job.name, rule: job.template, reason: planned.reason });
+        // Outputs are named so that a control plane can list a run's results from what the engine wrote, without loading the pipeline itself.
+        if (round === 0 || planned.reason.code !== "up-to-date") events.emit("job_skipped", { job: job.name, rule: job.template, reason: planned.reason, outputs: job.output.paths });
         continue;
       }
       this.counts.total++;
-      events.emit("job_queued", { job: job.name, rule: job.template, reason: planned.reason });
+      events.emit("job_queued", { job: job.name, rule: job.template, reason: planned.reason, outputs: job.output.paths });
       tasks.push({
         index: planned.index,
         name: job.name,

@@ -13,7 +13,7 @@ import type { Pipeline } from "../format/model.js";
 import { effectiveEnvironment, environmentLabel } from "../format/rule-settings.js";
 import { readCheckpoint, type CheckpointData } from "../run/checkpoint.js";
 import { diagnoseRun, STDERR_TAIL_CHARS } from "../run/diagnosis.js";
-import { readEventLog, type RunEvent } from "../run/event-log.js";
+import { parseEventLog, type RunEvent } from "../run/event-log.js";
 import { processAlive } from "../run/file-lock.js";
 import { engineVersion } from "../version.js";
 import type { ReportFailure, ReportJob, ResourceSample, RunReport } from "./report.js";
@@ -34,6 +34,13 @@ export interface RunReportSources {
   resources?: ResourceSample[];
   /** Reads the last `bytes` of a job's log; undefined when it cannot or may not be read. Default: the file's end. */
   readLogTail?: (path: string, bytes: number) => string | undefined;
+  /**
+   * Reads a whole file of the run (its record, event log and checkpoint); undefined when it is absent or may
+   * not be read. Default: the file system as it is. A service passes a reader confined to the workspace.
+   */
+  readText?: (path: string) => string | undefined;
+  /** The event log to read, whatever the run's record names (a service never takes a path from a file a job could write). */
+  eventsPath?: string;
 }
 
 /** The most of a failed job's stderr the report quotes. */
@@ -42,14 +49,16 @@ const STDERR_BYTES = 16 * 1024;
 
 /** Reads the run in `runDir` (a `.strand/runs/<run id>` folder) into a report. */
 export async function loadRunReport(runDir: string, sources: RunReportSources = {}): Promise<RunReport> {
-  const record = readRunRecord(runDir);
-  const eventsPath = typeof record.events === "string" ? record.events : join(runDir, "events.jsonl");
-  if (!existsSync(eventsPath)) {
+  const readText = sources.readText ?? readIfPresent;
+  const record = readRunRecord(runDir, readText);
+  const eventsPath = sources.eventsPath ?? (typeof record.events === "string" ? record.events : join(runDir, "events.jsonl"));
+  const eventsText = readText(eventsPath);
+  if (eventsText === undefined) {
     throw new EngineError("IO_ERROR", `no event log for the run in ${runDir} (looked for ${eventsPath})`, {
       suggestion: "name a run folder .strand/runs/<run id>, or a workdir with --run ID (strand status lists the latest run)",
     });
   }
-  const events = readEventLog(eventsPath);
+  const events = parseEventLog(eventsText);
   const started = events.find((event) => event.type === "run_started");
   const finished = events.findLast((event) => event.type === "run_finished");
   const runId = text(started?.run_id) ?? text(record.run_id) ?? runDir.split(/[\\/]/).filter(Boolean).at(-1) ?? "run";
@@ -57,11 +66,11 @@ export async function loadRunReport(runDir: string, sources: RunReportSources = 
   const workflowPath = text(started?.workflow) ?? text(record.workflow);
   const readTail = sources.readLogTail ?? readFileTail;
 
-  const pipelineText = sources.pipelineText !== undefined ? sources.pipelineText : ((workflowPath ? readIfPresent(workflowPath) : undefined) ?? null);
+  const pipelineText = sources.pipelineText !== undefined ? sources.pipelineText : ((workflowPath ? readText(workflowPath) : undefined) ?? null);
   const pipeline = sources.pipeline ?? (pipelineText !== null ? await loadQuietly(pipelineText, workflowPath ?? "pipeline.oxoflow", workdir, sources.detached ?? false) : undefined);
 
   const jobs = foldJobs(events);
-  const checkpoint = safely(() => readCheckpoint(workdir));
+  const checkpoint = safely(() => readCheckpoint(workdir, { readText }));
   const startedAt = text(started?.time) ?? text(record.started_at) ?? events[0]?.time ?? null;
   const finishedAt = finished?.time ?? null;
   const diagnostics = diagnoseRun(events, (path) => readTail(path, STDERR_TAIL_CHARS));
@@ -234,9 +243,9 @@ async function loadQuietly(pipelineText: string, path: string, workdir: string, 
   }
 }
 
-function readRunRecord(runDir: string): Record<string, unknown> {
+function readRunRecord(runDir: string, readText: (path: string) => string | undefined): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8"));
+    const value: unknown = JSON.parse(readText(join(runDir, "run.json")) ?? "{}");
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   } catch {
     return {};

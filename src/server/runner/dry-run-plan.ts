@@ -5,7 +5,7 @@
  * document (bare, or inside the common `--json` envelope) into the few fields the views need, and renders
  * it as the lines of the run's log.
  */
-import { readFileSync } from "node:fs";
+import { readWorkspaceJson } from "./workspace-reader.js";
 
 /** Why the engine would run or skip a job: its reason code and text (`never-completed`, `up-to-date`, …). */
 export interface PlanReason {
@@ -30,15 +30,12 @@ export interface DryRunPlan {
   jobs: PlannedJob[];
 }
 
-/** The plan in a dry run's saved output, or undefined when it is missing or not a plan. */
-export function readDryRunPlan(path: string): DryRunPlan | undefined {
-  let document: unknown;
-  try {
-    document = JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    return undefined;
-  }
-  return planOf(document);
+/** The most of a saved plan that is read (a plan of 100,000 jobs takes about 20 MB). */
+export const PLAN_MAX_BYTES = 256 * 1024 * 1024;
+
+/** The plan in a dry run's saved output in its workspace, or undefined when it is missing, unreadable or not a plan. */
+export function readDryRunPlan(root: string, path: string): DryRunPlan | undefined {
+  return planOf(readWorkspaceJson(root, path, PLAN_MAX_BYTES));
 }
 
 /** The plan in a `strand dry-run --json` document (bare or enveloped), or undefined. */

@@ -10,7 +10,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environment-wrap.js";
-import type { RunTarget } from "../store/store.js";
+import type { Run, RunTarget } from "../store/store.js";
+import { readWorkspaceJson } from "./workspace-reader.js";
 import { containerEnvironmentKind, isSchedulerTarget } from "./run-targets.js";
 
 /** The run options the engine needs, kept beside the run so a retry can repeat them. */
@@ -26,6 +27,43 @@ export interface RunRequest {
   retry_failed?: boolean;
 }
 
+/** The most of a run's pipeline text the service reads back from its workspace: 5,000,000 characters (the API's cap) of up to 4 bytes. */
+export const PIPELINE_TEXT_MAX_BYTES = 20_000_000;
+
+/** The most a run's request.json may hold (runs recorded before runs kept their options). */
+const REQUEST_FILE_MAX_BYTES = 1024 * 1024;
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
+
+/**
+ * A run's options from a stored or read value, checked field by field (a value of the wrong shape is
+ * dropped); the target is always the run's own, as recorded by the service.
+ */
+export function asRunRequest(value: unknown, target: RunTarget): RunRequest | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const request: RunRequest = { target };
+  if (typeof record.jobs === "number" && Number.isInteger(record.jobs) && record.jobs > 0) request.jobs = record.jobs;
+  for (const flag of ["keep_going", "dry_run", "retry_failed"] as const) if (typeof record[flag] === "boolean") request[flag] = record[flag];
+  if (isStringList(record.samples)) request.samples = record.samples;
+  if (isStringList(record.targets)) request.targets = record.targets;
+  if (typeof record.config === "object" && record.config !== null && !Array.isArray(record.config)) {
+    const config = Object.entries(record.config).filter((entry): entry is [string, string | number | boolean] => ["string", "number", "boolean"].includes(typeof entry[1]));
+    request.config = Object.fromEntries(config);
+  }
+  return request;
+}
+
+/**
+ * The options a run was started with: as kept with the run, or — for a run recorded before runs kept them —
+ * its request.json, read like every file a job could have written (runner/workspace-reader.ts).
+ */
+export function runRequestOf(run: Pick<Run, "id" | "target" | "workspace" | "request">): RunRequest | undefined {
+  if (run.request) return asRunRequest(run.request, run.target);
+  if (!run.workspace) return undefined;
+  return asRunRequest(readWorkspaceJson(run.workspace, runFiles(run.workspace, run.id).request, REQUEST_FILE_MAX_BYTES), run.target);
+}
+
 /** Where a run's files live: the shared workspace and the run's own folder inside it. */
 export interface RunFiles {
   workspace: string;
@@ -38,6 +76,7 @@ export interface RunFiles {
   events: string;
   engineLog: string;
   metrics: string;
+  /** The request of a run recorded before runs kept their options in the store (read for those only). */
   request: string;
   dryRunPlan: string;
 }

@@ -2,22 +2,45 @@
  * Follows a run's event log as the engine appends to it: a file-system watch on the log's folder wakes
  * the reader as soon as a line is written (so SSE subscribers hear of a job within milliseconds), and a
  * slow poll covers file systems where watches do not fire (network mounts). Only complete lines are
- * handed on; a line being written is kept until its newline arrives.
+ * handed on; a line being written is read again once its newline arrives.
+ *
+ * The log lies in the run's workspace, where jobs write too: it is read only as a regular file inside
+ * the workspace, never through a link, never waiting on a FIFO (workspace-reader.ts), a bounded amount
+ * per read, and a line too long to be an event is skipped.
  */
-import { closeSync, openSync, readSync, watch, type FSWatcher } from "node:fs";
+import { closeSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
-import type { RunEvent } from "../../engine/run/event-log.js";
+import { parseEventLine, type RunEvent } from "../../engine/run/event-log.js";
+import { forEachLine, forEachWorkspaceLine, openInWorkspace } from "./workspace-reader.js";
 
-const CHUNK_BYTES = 64 * 1024;
+/** The longest line taken as an event (the engine's lines are a few hundred bytes; a job's error text is cut by the engine). */
+export const EVENT_LINE_MAX_BYTES = 1024 * 1024;
+
+/** The most one drain reads, so that a log written faster than it is read never holds the event loop long. */
+const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
+
+/** The most of an event log the service reads whole (a run of 100,000 jobs writes about 100 MB). */
+export const EVENT_LOG_MAX_BYTES = 512 * 1024 * 1024;
+
+/** The events of a run's log in its workspace, up to EVENT_LOG_MAX_BYTES; none when it cannot be read. */
+export function readWorkspaceEventLog(root: string, path: string): RunEvent[] {
+  const events: RunEvent[] = [];
+  forEachWorkspaceLine(root, path, { maxBytes: EVENT_LOG_MAX_BYTES, maxLineBytes: EVENT_LINE_MAX_BYTES }, (line) => {
+    const event = parseEventLine(line);
+    if (event) events.push(event);
+  });
+  return events;
+}
 
 /** Reads new complete lines of an event log and passes each parsed event on. */
 export class EventLogFollower {
   private offset = 0;
-  private pending: Buffer = Buffer.alloc(0);
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
+    /** The run's workspace: the log is read only inside it. */
+    readonly root: string,
     readonly path: string,
     private readonly onEvent: (event: RunEvent) => void,
     private readonly pollMs = 500,
@@ -39,29 +62,30 @@ export class EventLogFollower {
     this.timer.unref();
   }
 
-  /** Reads every complete line appended since the last read. */
+  /** Reads the complete lines appended since the last read (at most DRAIN_MAX_BYTES of them; the poll reads on). */
   drain(): void {
-    let fd: number;
+    const fd = openInWorkspace(this.root, this.path);
+    if (fd === undefined) return; // not written yet, or not a file the service reads
     try {
-      fd = openSync(this.path, "r");
-    } catch {
-      return; // not written yet
-    }
-    try {
-      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-      for (;;) {
-        const read = readSync(fd, chunk, 0, CHUNK_BYTES, this.offset);
-        if (read <= 0) break;
-        this.offset += read;
-        this.pending = this.pending.length === 0 ? Buffer.from(chunk.subarray(0, read)) : Buffer.concat([this.pending, chunk.subarray(0, read)]);
-        this.emitLines();
-      }
+      this.offset = forEachLine(fd, { offset: this.offset, maxBytes: DRAIN_MAX_BYTES, maxLineBytes: EVENT_LINE_MAX_BYTES }, (line) => {
+        const event = parseEventLine(line);
+        if (event) this.onEvent(event);
+      });
     } finally {
       closeSync(fd);
     }
   }
 
-  /** Stops watching (a final `drain()` first reads what the engine wrote last). */
+  /** Reads everything still unread (a run's end: the engine has written its last line). */
+  drainAll(): void {
+    for (let rounds = 0; rounds < EVENT_LOG_MAX_BYTES / DRAIN_MAX_BYTES; rounds++) {
+      const before = this.offset;
+      this.drain();
+      if (this.offset === before) return;
+    }
+  }
+
+  /** Stops watching (a final `drainAll()` first reads what the engine wrote last). */
   stop(): void {
     this.stopWatching();
     if (this.timer) clearInterval(this.timer);
@@ -71,24 +95,5 @@ export class EventLogFollower {
   private stopWatching(): void {
     this.watcher?.close();
     this.watcher = undefined;
-  }
-
-  private emitLines(): void {
-    let start = 0;
-    for (;;) {
-      const end = this.pending.indexOf(10, start);
-      if (end < 0) break;
-      const line = this.pending.toString("utf8", start, end).trim();
-      start = end + 1;
-      if (line === "") continue;
-      let event: RunEvent;
-      try {
-        event = JSON.parse(line) as RunEvent;
-      } catch {
-        continue; // a torn line from a killed writer
-      }
-      if (event && typeof event === "object" && typeof event.type === "string") this.onEvent(event);
-    }
-    this.pending = start === 0 ? this.pending : this.pending.subarray(start);
   }
 }

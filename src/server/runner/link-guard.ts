@@ -6,7 +6,7 @@
  * service writes there only along paths without links: every folder below the workspace is checked
  * (lstat), and the file itself is opened with O_NOFOLLOW.
  */
-import { closeSync, constants, lstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from "node:fs";
 import { relative, sep } from "node:path";
 
 /** A path below the workspace the service would write through a link (or outside the workspace). */
@@ -33,11 +33,30 @@ export function assertLinkFree(root: string, path: string): void {
   }
 }
 
-/** Opens a file below `root` for writing, after assertLinkFree, never following a link at the file itself. */
+/**
+ * Opens a file below `root` for writing, after assertLinkFree, never following a link at the file itself
+ * and never waiting: a FIFO a job left there (an open for writing would wait for a reader forever) or any
+ * other non-regular file is refused with LinkInWorkspaceError.
+ */
 export function openLinkFree(root: string, path: string, mode: "append" | "truncate"): number {
   assertLinkFree(root, path);
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (mode === "append" ? constants.O_APPEND : constants.O_TRUNC);
-  return openSync(path, flags, 0o644);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY | (mode === "append" ? constants.O_APPEND : 0);
+  let fd: number;
+  try {
+    fd = openSync(path, flags, 0o644);
+  } catch (error) {
+    // ENXIO: a FIFO without a reader; ELOOP: a link put there after the check.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENXIO" || code === "ELOOP") throw new LinkInWorkspaceError(`the workspace has a link or a FIFO at ${relative(root, path)}, where the service writes its files`);
+    throw error;
+  }
+  // Truncated only once it is known to be a regular file (O_TRUNC on open would act on whatever is there).
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new LinkInWorkspaceError(`the workspace has something other than a file at ${relative(root, path)}, where the service writes its files`);
+  }
+  if (mode === "truncate") ftruncateSync(fd, 0);
+  return fd;
 }
 
 /** Writes a whole file below `root` (see openLinkFree). */

@@ -2,9 +2,13 @@
  * A run's resource metrics on disk: one JSON line per supervisor tick, `{time, cpu_pct, memory_mb,
  * processes}`, kept to a cap of lines (specification: 2000; appends rewrite by truncation only past the
  * cap). The file has one writer, the run's supervisor; readers (the status view) may read it at any time.
+ * It lies in the run's workspace, where jobs write too: it is written only along paths without links
+ * (link-guard.ts) and read only as a regular file inside the workspace, at most METRICS_MAX_BYTES of it
+ * (workspace-reader.ts).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, renameSync, writeSync } from "node:fs";
 import { assertLinkFree, openLinkFree } from "./link-guard.js";
+import { readWorkspaceFile } from "./workspace-reader.js";
 
 /** One tick of a run's resource use, as stored: CPU in percent of one core, memory in MB. */
 export interface MetricsSample {
@@ -23,6 +27,9 @@ export interface MetricsSummary {
 }
 
 const DEFAULT_CAP = 2000;
+
+/** The most of a metrics file that is read (2000 samples take about 200 KB; a bigger file is a job's doing and reads as empty). */
+export const METRICS_MAX_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
@@ -39,18 +46,16 @@ export class MetricsFile {
   /** The file ends in a line without its newline (a writer died mid-write); the next append ends it. */
   private tornTail: boolean;
 
-  /** The workspace the file is in: jobs write there too, so no write may follow a link (see link-guard.ts). */
-  private readonly root: string | undefined;
-
   constructor(
+    /** The workspace the file is in: jobs write there too, so no write may follow a link (see link-guard.ts). */
+    private readonly root: string,
     readonly path: string,
-    options: { cap?: number; root?: string } = {},
+    options: { cap?: number } = {},
   ) {
-    this.root = options.root;
     this.cap = Math.max(1, Math.floor(options.cap ?? DEFAULT_CAP));
     this.keep = Math.max(1, Math.floor((this.cap * 3) / 4));
     // A supervisor re-attached to a run continues the count where the previous one left it.
-    const existing = readIfPresent(path) ?? Buffer.alloc(0);
+    const existing = readWorkspaceFile(root, path, METRICS_MAX_BYTES) ?? Buffer.alloc(0);
     let newlines = 0;
     for (const byte of existing) if (byte === NEWLINE) newlines++;
     this.tornTail = existing.length > 0 && existing[existing.length - 1] !== NEWLINE;
@@ -81,14 +86,13 @@ export class MetricsFile {
   }
 
   private open(path: string, mode: "append" | "truncate"): number {
-    if (this.root !== undefined) return openLinkFree(this.root, path, mode);
-    return openSync(path, mode === "append" ? "a" : "w");
+    return openLinkFree(this.root, path, mode);
   }
 
   private rewrite(line: string): void {
-    if (this.root !== undefined) assertLinkFree(this.root, this.path);
+    assertLinkFree(this.root, this.path);
     // Torn and foreign lines are dropped here rather than carried forward into every later rewrite.
-    const older = parseLines(readIfPresent(this.path) ?? Buffer.alloc(0)).map((sample) => JSON.stringify(sample));
+    const older = readMetrics(this.root, this.path).map((sample) => JSON.stringify(sample));
     const kept = [...older.slice(Math.max(0, older.length - (this.keep - 1))), line];
     // Written beside the file, flushed, then renamed over it: a crash leaves the old file or the new one,
     // never half of either.
@@ -100,16 +104,16 @@ export class MetricsFile {
     } finally {
       closeSync(fd);
     }
-    if (this.root !== undefined) assertLinkFree(this.root, this.path);
+    assertLinkFree(this.root, this.path);
     renameSync(temporary, this.path);
     this.lines = kept.length;
     this.tornTail = false;
   }
 }
 
-/** The samples in a metrics file, oldest first; a missing file has none, unreadable lines are skipped. */
-export function readMetrics(path: string): MetricsSample[] {
-  const content = readIfPresent(path);
+/** The samples in a metrics file in a workspace, oldest first; a missing (or unreadable) file has none, unreadable lines are skipped. */
+export function readMetrics(root: string, path: string): MetricsSample[] {
+  const content = readWorkspaceFile(root, path, METRICS_MAX_BYTES);
   return content ? parseLines(content) : [];
 }
 
@@ -150,13 +154,4 @@ function asSample(value: unknown): MetricsSample | undefined {
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
-}
-
-function readIfPresent(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }

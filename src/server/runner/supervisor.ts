@@ -15,13 +15,13 @@ import { availableParallelism, constants } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-import { readEventLog, type RunEvent } from "../../engine/run/event-log.js";
+import type { RunEvent } from "../../engine/run/event-log.js";
 import type { EventBus } from "../events/event-bus.js";
 import { isStoreError } from "../store/store-error.js";
 import type { Run, RunPatch, RunStatus, Store } from "../store/store.js";
-import { engineInvocation, runFiles, type RunFiles, type RunRequest } from "./engine-command.js";
-import { planLogLines, readDryRunPlan } from "./dry-run-plan.js";
-import { EventLogFollower } from "./event-log-follower.js";
+import { engineInvocation, PIPELINE_TEXT_MAX_BYTES, runFiles, runRequestOf, type RunFiles, type RunRequest } from "./engine-command.js";
+import { PLAN_MAX_BYTES, planLogLines, readDryRunPlan } from "./dry-run-plan.js";
+import { EventLogFollower, readWorkspaceEventLog } from "./event-log-follower.js";
 import { MetricsFile } from "./metrics-file.js";
 import { procChildren, procStatFields } from "../../engine/run/process-sampler.js";
 import { engineEnvironment } from "./engine-environment.js";
@@ -29,6 +29,7 @@ import { assertLinkFree, openLinkFree, writeLinkFree } from "./link-guard.js";
 import { ProcessTreeSampler } from "./process-tree.js";
 import { sandboxedCommand, type SandboxPolicy } from "./sandbox.js";
 import { RunProgress } from "./run-progress.js";
+import { readWorkspaceFile, readWorkspaceJson, readWorkspaceTail } from "./workspace-reader.js";
 
 const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
 
@@ -214,7 +215,8 @@ export class RunSupervisor {
       mkdirSync(files.dir, { recursive: true });
       // The engine runs the workspace's pipeline file: this run's own text, put there now that the
       // workspace is this run's (runs of a saved pipeline share it; a retry may follow a newer run).
-      if (existsSync(files.pipeline)) writeLinkFree(ws, files.workspacePipeline, readFileSync(files.pipeline));
+      const text = readWorkspaceFile(ws, files.pipeline, PIPELINE_TEXT_MAX_BYTES);
+      if (text) writeLinkFree(ws, files.workspacePipeline, text);
       const invocation = engineInvocation(run.id, files, request);
       if (invocation.profile) {
         assertLinkFree(ws, invocation.profile.path);
@@ -340,7 +342,7 @@ export class RunSupervisor {
       for (const run of await this.allRuns(status)) {
         if (this.runs.has(run.id) || !run.workspace) continue;
         const files = runFiles(run.workspace, run.id);
-        const request = readRequest(files);
+        const request = runRequestOf(run);
         if (status === "queued") {
           if (!request) {
             await this.options.store.updateRun(run.id, { status: "failed", finished_at: new Date().toISOString(), error: "the run's request file is missing; it cannot be started" }, { expectedStatus: "queued" }).catch(() => undefined);
@@ -354,9 +356,7 @@ export class RunSupervisor {
         if (run.pid !== null && engineAlive(run.pid, run.id)) {
           supervised.pid = run.pid;
           // Fold what was written while the service was away without re-announcing it, then go live.
-          if (existsSync(files.events)) for (const event of readEventLog(files.events)) supervised.progress.apply(event);
-          supervised.live = true;
-          this.follow(supervised);
+          this.follow(supervised, { replay: true });
           this.startSampling(supervised);
           supervised.liveness = setInterval(() => {
             if (!engineAlive(run.pid!, run.id)) void this.finish(supervised, null);
@@ -398,9 +398,14 @@ export class RunSupervisor {
     return supervised;
   }
 
-  private follow(supervised: Supervised): void {
+  /** Follows the run's event log; `replay` first folds what is already there without announcing it. */
+  private follow(supervised: Supervised, options: { replay?: boolean } = {}): void {
     if (supervised.request.dry_run) return;
-    supervised.follower = new EventLogFollower(supervised.files.events, (event) => this.onEvent(supervised, event));
+    supervised.follower = new EventLogFollower(supervised.files.workspace, supervised.files.events, (event) => this.onEvent(supervised, event));
+    if (options.replay) {
+      supervised.follower.drainAll();
+      supervised.live = true;
+    }
     supervised.follower.start();
   }
 
@@ -429,7 +434,7 @@ export class RunSupervisor {
     const sampler = new ProcessTreeSampler(supervised.pid);
     let metrics: MetricsFile;
     try {
-      metrics = new MetricsFile(supervised.files.metrics, { root: supervised.files.workspace });
+      metrics = new MetricsFile(supervised.files.workspace, supervised.files.metrics);
     } catch (error) {
       this.options.log?.(`run ${supervised.run.id}: no metrics: ${describe(error)}`);
       return;
@@ -472,17 +477,17 @@ export class RunSupervisor {
     supervised.finishing = true;
     supervised.started?.();
     const { run, files, progress } = supervised;
-    supervised.follower?.drain();
+    supervised.follower?.drainAll();
     this.stopWatching(supervised);
-    if (!supervised.follower && existsSync(files.events)) for (const event of readEventLog(files.events)) progress.apply(event);
+    if (!supervised.follower) for (const event of readWorkspaceEventLog(files.workspace, files.events)) progress.apply(event);
     const finish = progress.finish;
     let status: "completed" | "failed" | "cancelled";
     let error: string | null = failure ?? null;
     if (supervised.request.dry_run) {
       status = exitCode === 0 ? "completed" : "failed";
-      if (status === "failed") error ??= `the dry run failed${lastLine(files.engineLog)}`;
+      if (status === "failed") error ??= `the dry run failed${lastLine(files)}`;
       // The engine's dry run writes no event log: its plan becomes the run's log, where the views read it.
-      const plan = readDryRunPlan(files.dryRunPlan);
+      const plan = readDryRunPlan(files.workspace, files.dryRunPlan);
       if (plan) appendLines(files.workspace, files.engineLog, planLogLines(plan, run.workflow_name));
     } else if (finish) {
       status = finish.status;
@@ -493,7 +498,7 @@ export class RunSupervisor {
       }
     } else {
       status = "failed";
-      error ??= `the engine stopped without finishing its event log${exitCode === null ? "" : ` (exit code ${exitCode})`}${lastLine(files.engineLog)}`;
+      error ??= `the engine stopped without finishing its event log${exitCode === null ? "" : ` (exit code ${exitCode})`}${lastLine(files)}`;
     }
     // After a restart the engine is not this process's child: its exit code is the one its last event implies.
     const code = exitCode ?? (finish ? (finish.status === "completed" ? 0 : finish.status === "cancelled" ? 143 : 1) : null);
@@ -517,15 +522,6 @@ export class RunSupervisor {
       this.options.events.publish("run_cancelled", { run_id: run.id, status: "cancelled", finished_at: final.finished_at, counts: final.counts }, run.owner);
     }
     supervised.resolveFinished();
-  }
-}
-
-/** The run's saved request (how it was asked to run), or undefined when the file is missing or damaged. */
-export function readRequest(files: RunFiles): RunRequest | undefined {
-  try {
-    return JSON.parse(readFileSync(files.request, "utf8")) as RunRequest;
-  } catch {
-    return undefined;
   }
 }
 
@@ -603,14 +599,11 @@ function signalExitCode(signal: string | undefined): number | null {
 }
 
 function dryRunCounts(files: RunFiles) {
-  try {
-    // `strand dry-run --json` prints the common envelope; the plan is its `data`.
-    const document = JSON.parse(readFileSync(files.dryRunPlan, "utf8")) as { data?: { total_jobs?: number } | null; total_jobs?: number };
-    const total = (document.data ?? document).total_jobs ?? 0;
-    return { total, completed: 0, failed: 0, running: 0, skipped: total, pending: 0 };
-  } catch {
-    return { total: 0, completed: 0, failed: 0, running: 0, skipped: 0, pending: 0 };
-  }
+  // `strand dry-run --json` prints the common envelope; the plan is its `data`.
+  const document = readWorkspaceJson(files.workspace, files.dryRunPlan, PLAN_MAX_BYTES) as { data?: { total_jobs?: unknown } | null; total_jobs?: unknown } | undefined;
+  const total = document && typeof document === "object" ? (document.data ?? document).total_jobs : undefined;
+  const jobs = typeof total === "number" && Number.isInteger(total) && total >= 0 ? total : 0;
+  return { total: jobs, completed: 0, failed: 0, running: 0, skipped: jobs, pending: 0 };
 }
 
 /** Appends lines to a log file in a workspace (best effort: a log that cannot be written loses them, the run does not fail). */
@@ -627,14 +620,11 @@ function appendLines(workspace: string, path: string, lines: string[]): void {
   }
 }
 
-function lastLine(path: string): string {
-  try {
-    const lines = readFileSync(path, "utf8").trim().split("\n");
-    const last = lines[lines.length - 1]?.trim();
-    return last ? `: ${last.slice(0, 300)}` : "";
-  } catch {
-    return "";
-  }
+/** The engine log's last line, for a failure message (": …", or "" when there is none). */
+function lastLine(files: RunFiles): string {
+  const lines = readWorkspaceTail(files.workspace, files.engineLog, 4096).trim().split("\n");
+  const last = lines[lines.length - 1]?.trim();
+  return last ? `: ${last.slice(0, 300)}` : "";
 }
 
 function describe(error: unknown): string {

@@ -226,6 +226,7 @@ export function newRunRow(input: NewRun, now: string): Run {
     pid: input.pid ?? null,
     events_path: input.events_path ?? null,
     error: input.error ?? null,
+    request: input.request ?? null,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { RunCounts, RunTarget } from "./store.js";
+import type { RunCounts, RunTarget, RunRequestRecord } from "./store.js";
 
 /** Saved pipelines; `revision` is bumped by every update inside a write transaction. */
 export const pipelines = pgTable(
@@ -115,6 +115,8 @@ export const runs = pgTable(
     pid: integer(),
     events_path: text(),
     error: text(),
+    /** The run's options as the service accepted them (jobs, keep_going, dry_run, samples, targets, config, retry_failed). */
+    request: json().$type<RunRequestRecord>(),
   },
   (t) => [
     index("runs_created_idx").on(t.created_at, t.id),

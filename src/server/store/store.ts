@@ -277,6 +277,12 @@ export interface RunTarget {
   [option: string]: unknown;
 }
 
+/**
+ * A run's options as the service accepted them, kept with the run (not only in a file of its workspace,
+ * which its jobs could rewrite): the runner reads them through its own check of their shape.
+ */
+export type RunRequestRecord = Record<string, unknown>;
+
 /** Job counts of a run, as the API shows them. */
 export interface RunCounts {
   total: number;
@@ -306,6 +312,8 @@ export interface Run {
   pid: number | null;
   events_path: string | null;
   error: string | null;
+  /** The options the run was started with; null for runs recorded before runs kept them (their request.json). */
+  request: RunRequestRecord | null;
 }
 
 /** What a caller supplies to record a new run; status defaults to queued, counts to zeros. */

@@ -26,7 +26,7 @@ function lineCount(): number {
 
 describe("MetricsFile", () => {
   it("never exceeds the cap, keeps the newest samples in order, and rewrites once per quarter of the cap", () => {
-    const file = new MetricsFile(path, { cap: 40 });
+    const file = new MetricsFile(dir, path, { cap: 40 });
     let rewrites = 0;
     let inode = -1;
     for (let i = 0; i < 5000; i++) {
@@ -36,7 +36,7 @@ describe("MetricsFile", () => {
       inode = current;
       expect(lineCount()).toBeLessThanOrEqual(40);
     }
-    const samples = readMetrics(path);
+    const samples = readMetrics(dir, path);
     expect(samples.length).toBeGreaterThanOrEqual(30);
     expect(samples.length).toBeLessThanOrEqual(40);
     expect(samples).toEqual(Array.from({ length: samples.length }, (_, k) => sample(5000 - samples.length + k)));
@@ -46,41 +46,41 @@ describe("MetricsFile", () => {
   });
 
   it("uses 2000 lines as the default cap", () => {
-    const file = new MetricsFile(path);
+    const file = new MetricsFile(dir, path);
     for (let i = 0; i < 2001; i++) file.append(sample(i));
     expect(lineCount()).toBe(1500);
-    expect(readMetrics(path).at(-1)).toEqual(sample(2000));
+    expect(readMetrics(dir, path).at(-1)).toEqual(sample(2000));
   });
 
   it("counts the lines of a file left by an earlier supervisor", () => {
     writeFileSync(path, Array.from({ length: 35 }, (_, i) => `${JSON.stringify(sample(i))}\n`).join(""));
-    const file = new MetricsFile(path, { cap: 40 });
+    const file = new MetricsFile(dir, path, { cap: 40 });
     const inode = statSync(path).ino;
     for (let i = 35; i < 40; i++) file.append(sample(i));
     expect(lineCount()).toBe(40);
     expect(statSync(path).ino).toBe(inode); // appended, not rewritten
     file.append(sample(40));
-    expect(readMetrics(path)).toEqual(Array.from({ length: 30 }, (_, k) => sample(11 + k)));
+    expect(readMetrics(dir, path)).toEqual(Array.from({ length: 30 }, (_, k) => sample(11 + k)));
   });
 
   it("truncates at the next append a file already longer than the cap", () => {
     writeFileSync(path, Array.from({ length: 100 }, (_, i) => `${JSON.stringify(sample(i))}\n`).join(""));
-    new MetricsFile(path, { cap: 40 }).append(sample(100));
-    expect(readMetrics(path)).toEqual(Array.from({ length: 30 }, (_, k) => sample(71 + k)));
+    new MetricsFile(dir, path, { cap: 40 }).append(sample(100));
+    expect(readMetrics(dir, path)).toEqual(Array.from({ length: 30 }, (_, k) => sample(71 + k)));
   });
 
   it("puts the next record on a line of its own after a torn last line", () => {
     writeFileSync(path, `${JSON.stringify(sample(0))}\n{"time":"2024-`);
-    const file = new MetricsFile(path, { cap: 40 });
+    const file = new MetricsFile(dir, path, { cap: 40 });
     file.append(sample(1));
     file.append(sample(2));
-    expect(readMetrics(path)).toEqual([sample(0), sample(1), sample(2)]);
+    expect(readMetrics(dir, path)).toEqual([sample(0), sample(1), sample(2)]);
   });
 });
 
 describe("readMetrics", () => {
   it("reads nothing from a missing file", () => {
-    expect(readMetrics(join(dir, "absent.jsonl"))).toEqual([]);
+    expect(readMetrics(dir, join(dir, "absent.jsonl"))).toEqual([]);
   });
 
   it("skips torn, foreign and malformed lines", () => {
@@ -91,7 +91,7 @@ describe("readMetrics", () => {
     appendFileSync(path, `[1,2,3]\nnull\n`);
     appendFileSync(path, `${JSON.stringify(sample(2))}\n`);
     appendFileSync(path, `{"time":"2024-01-01T00:00:00.000Z","cpu_pct":1`);
-    expect(readMetrics(path)).toEqual([sample(1), sample(2)]);
+    expect(readMetrics(dir, path)).toEqual([sample(1), sample(2)]);
   });
 });
 

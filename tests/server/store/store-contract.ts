@@ -744,8 +744,13 @@ export function registerStoreContract(kind: Store["kind"], freshDatabase: () => 
           pid: null,
           events_path: null,
           error: null,
+          request: null,
         });
         expect(await store.getRun(run.id)).toEqual(run);
+        // The options a run was started with are kept with it, as given.
+        const options = { jobs: 4, keep_going: true, samples: ["a", "b"], config: { depth: 30, strict: false, label: "x" } };
+        const withOptions = await store.createRun({ workflow_name: "rnaseq", owner: "alice", request: options });
+        expect((await store.getRun(withOptions.id)).request).toEqual(options);
         const counts = { total: 4, completed: 1, failed: 0, running: 2, skipped: 0, pending: 1 };
         const running = await store.updateRun(
           run.id,

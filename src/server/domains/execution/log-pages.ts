@@ -5,8 +5,8 @@
  * lines are cut at "\n" bytes, which never occur inside a UTF-8 character, so a returned line never holds
  * half a character. Text is returned as written (colour escapes included) except for a trailing "\r".
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { openInWorkspace, readAt as readBytesAt } from "../../runner/workspace-reader.js";
 
 /** One page of a log: the lines, where the next page starts, and whether the file end was reached. */
 export interface LinePage {
@@ -43,11 +43,11 @@ export const LINE_CUT_MARKER = ` … [line cut at ${LOG_LIMITS.lineBytes / 1024}
  * that a finished log always pages to `eof`; a caller reading a log that is still being written passes
  * `growing: true` to hold such a line back until its newline arrives, leaving `next_offset` at its start. A
  * missing file reads as empty; an offset past the end (a file truncated since) gives an empty page whose
- * `next_offset` is the current end. With `root`, the file must be a regular file inside that folder, reached
- * without a symbolic link; otherwise it reads as missing.
+ * `next_offset` is the current end. The file is read as every file of a workspace is (runner/workspace-reader.ts):
+ * a regular file inside `root`, reached without a link; anything else reads as missing.
  */
-export function readLinePage(path: string, offset = 0, limit = DEFAULT_LIMIT, options: { growing?: boolean; root?: string } = {}): LinePage {
-  const fd = options.root === undefined ? openIfPresent(path) : openInside(options.root, path);
+export function readLinePage(root: string, path: string, offset = 0, limit = DEFAULT_LIMIT, options: { growing?: boolean } = {}): LinePage {
+  const fd = openInWorkspace(root, path);
   if (fd === undefined) return { lines: [], next_offset: 0, eof: true };
   try {
     const size = fstatSync(fd).size;
@@ -162,13 +162,13 @@ class PageBuilder {
 
 /**
  * The last `count` lines of a file (fewer if it has fewer, or if they would hold more than
- * `LOG_LIMITS.pageBytes`), each cut like a page's, read backwards from the end in chunks; `root` confines it
+ * `LOG_LIMITS.pageBytes`), each cut like a page's, read backwards from the end in chunks; confined to `root`
  * as for `readLinePage`.
  */
-export function tailLines(path: string, count: number, options: { root?: string } = {}): string[] {
+export function tailLines(root: string, path: string, count: number): string[] {
   const wanted = Number.isFinite(count) ? Math.floor(count) : 0;
   if (wanted <= 0) return [];
-  const fd = options.root === undefined ? openIfPresent(path) : openInside(options.root, path);
+  const fd = openInWorkspace(root, path);
   if (fd === undefined) return [];
   try {
     const size = fstatSync(fd).size;
@@ -181,7 +181,7 @@ export function tailLines(path: string, count: number, options: { root?: string 
     while (start > 0 && size - start < LOG_LIMITS.tailBytes && newlines < wanted) {
       const length = Math.min(CHUNK_BYTES, start, LOG_LIMITS.tailBytes - (size - start));
       start -= length;
-      const buffer = readFully(fd, start, length);
+      const buffer = readBytesAt(fd, start, length);
       chunks.unshift(buffer);
       for (let i = 0; i < buffer.length; i++) if (buffer[i] === NEWLINE && start + i !== size - 1) newlines++;
     }
@@ -208,87 +208,9 @@ function cutLine(line: string): string {
   return bytes.subarray(0, characterBoundaryBefore(bytes, LOG_LIMITS.lineBytes)).toString("utf8") + LINE_CUT_MARKER;
 }
 
-/** The last `bytes` of a regular file inside `root` reached without a link, as text; "" for anything else. */
-export function tailTextInside(root: string, path: string, bytes: number): string {
-  const fd = openInside(root, path);
-  if (fd === undefined) return "";
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, bytes);
-    return readFully(fd, size - length, length).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function clampLimit(limit: number): number {
   if (!Number.isFinite(limit)) return DEFAULT_LIMIT;
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
-}
-
-function openIfPresent(path: string): number | undefined {
-  try {
-    return openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
-/**
- * Opens `path` for reading only when it is a regular file inside `root` whose every component below `root`
- * is not a symbolic link (a job can replace its own log with a link to anything); else undefined.
- */
-function openInside(root: string, path: string): number | undefined {
-  const within = (base: string) => {
-    const inside = relative(base, path);
-    return inside === "" || isAbsolute(inside) || inside === ".." || inside.startsWith(`..${sep}`) ? undefined : inside;
-  };
-  // The root is the service's own folder: the engine may have named files through its real path.
-  let base = root;
-  let inside = within(root);
-  if (inside === undefined) {
-    try {
-      base = realpathSync(root);
-    } catch {
-      return undefined;
-    }
-    inside = within(base);
-  }
-  if (inside === undefined) return undefined;
-  let current = base;
-  for (const part of dirname(inside).split(sep)) {
-    if (part === "" || part === ".") continue;
-    current = join(current, part);
-    try {
-      if (!lstatSync(current).isDirectory()) return undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  let fd: number;
-  try {
-    // O_NOFOLLOW refuses a link in the last component even if one replaced the file since the checks above.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    return undefined;
-  }
-  return fd;
-}
-
-function readFully(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    const count = readSync(fd, buffer, filled, length - filled, position + filled);
-    if (count === 0) break; // truncated while reading
-    filled += count;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /** The index of the first byte at or after `from` that starts a UTF-8 character (at most 3 skipped). */

@@ -11,14 +11,14 @@
  * sandboxed document has no origin and no scripts; Chrome's PDF viewer refuses to run sandboxed, and runs a
  * PDF's own scripts in its own isolated viewer anyway).
  */
-import { constants, type Stats } from "node:fs";
-import { lstat, open, readdir, realpath, type FileHandle } from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import { lstat, readdir, realpath, type FileHandle } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { Readable } from "node:stream";
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import { lstatInside } from "./run-files.js";
+import { lstatInWorkspace, openFolderInWorkspace, openInWorkspaceAsync } from "../../runner/workspace-reader.js";
 import { readableRun, type ExecutionContext } from "./service.js";
 
 /** Bounds of a folder answer: entries listed, and files (and folders) put in one zip. */
@@ -72,7 +72,7 @@ export async function runFileAnswer(context: ExecutionContext, caller: Caller, i
     throw notFound(id, shownPath);
   }
   const relative = parts.join("/");
-  const stat = parts.length === 0 ? await lstat(root).catch(() => undefined) : lstatInside(root, relative);
+  const stat = parts.length === 0 ? await lstat(root).catch(() => undefined) : lstatInWorkspace(root, relative);
   if (!stat) throw notFound(id, shownPath);
   const full = parts.length === 0 ? root : join(root, ...parts);
   const download = query.download === "1" || query.download === "true";
@@ -83,25 +83,31 @@ export async function runFileAnswer(context: ExecutionContext, caller: Caller, i
   }
   if (!stat.isFile()) throw notFound(id, shownPath);
   if (query.format === "zip") throw new ServiceError(400, "BAD_REQUEST", `'${relative}' is a file; format=zip is for folders`, { suggestion: "leave out format to download the file itself" });
-  return fileAnswer({ id, shownPath, full, stat, download, request });
+  return fileAnswer({ id, root, shownPath, full, stat, download, request });
 }
 
 /** A folder's entries: folders first, then files, by name; links and other kinds are left out. */
 async function folderListing(root: string, parts: string[]): Promise<{ path: string; entries: FolderEntry[]; truncated: boolean }> {
-  const dir = join(root, ...parts);
   const prefix = parts.length === 0 ? "" : `${parts.join("/")}/`;
-  const dirents = (await readdir(dir, { withFileTypes: true })).filter(
-    (entry) => (entry.isFile() || entry.isDirectory()) && !(parts.length === 0 && entry.name === BOOKKEEPING),
-  );
-  dirents.sort((a, b) => (a.isDirectory() !== b.isDirectory() ? (a.isDirectory() ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const shown = dirents.slice(0, FOLDER_LIMITS.listed);
-  const entries: FolderEntry[] = [];
-  for (const entry of shown) {
-    const stat = await lstat(join(dir, entry.name)).catch(() => undefined);
-    if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // gone, or replaced by a link since the listing
-    entries.push({ name: entry.name, path: `${prefix}${entry.name}`, type: stat.isDirectory() ? "folder" : "file", size_bytes: stat.isDirectory() ? 0 : stat.size, modified_at: stat.mtime.toISOString() });
+  // The folder as opened: a job renaming it or swapping in a link after the checks shows nothing else.
+  const folder = openFolderInWorkspace(root, parts.join("/"));
+  if (!folder) return { path: parts.join("/"), entries: [], truncated: false };
+  try {
+    const dirents = (await readdir(folder.path, { withFileTypes: true })).filter(
+      (entry) => (entry.isFile() || entry.isDirectory()) && !(parts.length === 0 && entry.name === BOOKKEEPING),
+    );
+    dirents.sort((a, b) => (a.isDirectory() !== b.isDirectory() ? (a.isDirectory() ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const shown = dirents.slice(0, FOLDER_LIMITS.listed);
+    const entries: FolderEntry[] = [];
+    for (const entry of shown) {
+      const stat = await lstat(join(folder.path, entry.name)).catch(() => undefined);
+      if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // gone, or replaced by a link since the listing
+      entries.push({ name: entry.name, path: `${prefix}${entry.name}`, type: stat.isDirectory() ? "folder" : "file", size_bytes: stat.isDirectory() ? 0 : stat.size, modified_at: stat.mtime.toISOString() });
+    }
+    return { path: parts.join("/"), entries, truncated: dirents.length > shown.length };
+  } finally {
+    folder.close();
   }
-  return { path: parts.join("/"), entries, truncated: dirents.length > shown.length };
 }
 
 /** How a file is shown: its Content-Type, whether a browser may show it inline, and its CSP. */
@@ -194,25 +200,10 @@ export function requestedRange(header: string | null, size: number): { start: nu
   return { start, end };
 }
 
-/** Opens a regular file without following a link and checks it is the one the walk saw (undefined otherwise). */
-async function openSeen(full: string, seen: Stats): Promise<FileHandle | undefined> {
-  let handle: FileHandle;
-  try {
-    handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  const stat = await handle.stat().catch(() => undefined);
-  if (!stat || !stat.isFile() || stat.ino !== seen.ino || stat.dev !== seen.dev) {
-    await handle.close();
-    return undefined;
-  }
-  return handle;
-}
-
-async function fileAnswer(input: { id: string; shownPath: string; full: string; stat: Stats; download: boolean; request: Request }): Promise<Response> {
+async function fileAnswer(input: { id: string; root: string; shownPath: string; full: string; stat: Stats; download: boolean; request: Request }): Promise<Response> {
   const { stat, request } = input;
-  const handle = await openSeen(input.full, stat);
+  // Non-blocking, no link, still the file the walk saw, inside the workspace, within a deadline (runner/workspace-reader.ts).
+  const handle = await openInWorkspaceAsync(input.root, input.full, stat);
   if (!handle) throw notFound(input.id, input.shownPath);
   let keepOpen = false;
   try {
@@ -316,7 +307,14 @@ async function zipFolder(zip: Zip, root: string, parts: string[], drained: () =>
   while (stack.length > 0 && !stopped()) {
     const folder = stack.pop()!;
     const inZip = folder.slice(parts.length);
-    const dirents = await readdir(join(root, ...folder), { withFileTypes: true }).catch(() => []);
+    const opened = openFolderInWorkspace(root, folder.join("/"));
+    if (!opened) continue;
+    let dirents: Dirent[];
+    try {
+      dirents = await readdir(opened.path, { withFileTypes: true }).catch(() => []);
+    } finally {
+      opened.close();
+    }
     const kept = dirents.filter((entry) => (entry.isFile() || entry.isDirectory()) && !(folder.length === 0 && entry.name === BOOKKEEPING));
     kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (kept.length === 0 && inZip.length > 0 && entries < FOLDER_LIMITS.zipped) {
@@ -330,9 +328,9 @@ async function zipFolder(zip: Zip, root: string, parts: string[], drained: () =>
     for (const entry of kept.filter((dirent) => dirent.isFile())) {
       if (stopped() || entries >= FOLDER_LIMITS.zipped) return;
       const full = join(root, ...folder, entry.name);
-      const stat = await lstat(full).catch(() => undefined);
+      const stat = lstatInWorkspace(root, full);
       if (!stat || !stat.isFile() || stat.size > ZIP_FILE_MAX_BYTES) continue;
-      const handle = await openSeen(full, stat);
+      const handle = await openInWorkspaceAsync(root, full, stat);
       if (!handle) continue;
       entries++;
       const filename = [...inZip, entry.name].join("/");

@@ -3,11 +3,21 @@
  * (`GET …/results`) and the size of the workspace. Only regular files and folders inside the workspace
  * count; a path that is absolute, climbs out with `..`, or passes through a symbolic link is never read or
  * even looked at, so a pipeline declaring `/etc/passwd` as an output, or a job replacing its output with a
- * link to a secret, shows nothing. Runs as engine work (see `worker.ts`): expanding a pipeline and walking
- * folders can take long.
+ * link to a secret, shows nothing. Runs as engine work (see `worker.ts`): reading a big event log and
+ * walking folders can take long.
+ *
+ * The declared outputs come from what the run's sandboxed engine wrote — its event log names each planned
+ * job's outputs, a dry run's plan too — never from loading the pipeline here: loading reads the files,
+ * URLs and repositories a pipeline names (sample sheets, includes), which only the engine, inside the job
+ * sandbox, may do. A run recorded before events named outputs falls back to its pipeline text expanded
+ * "detached" (nothing outside the text is read; jobs of file-based samples are then not listed).
  */
-import { lstatSync, readdirSync, realpathSync, type Stats } from "node:fs";
-import { isAbsolute, join, normalize, sep } from "node:path";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { isAbsolute, join, normalize } from "node:path";
+import { forEachWorkspaceLine, lstatInWorkspace, openFolderInWorkspace, readWorkspaceJson } from "../../runner/workspace-reader.js";
+import { EVENT_LINE_MAX_BYTES, EVENT_LOG_MAX_BYTES } from "../../runner/event-log-follower.js";
+import { PLAN_MAX_BYTES } from "../../runner/dry-run-plan.js";
+import { parseEventLine } from "../../../engine/run/event-log.js";
 import { expandPipeline } from "../../../engine/expand/expand.js";
 import { loadPipelineText } from "../../../engine/format/load.js";
 
@@ -22,78 +32,98 @@ export interface ResultFile {
 /** The most result entries listed, and the most entries a folder walk counts. */
 export const RESULT_LIMITS = { files: 10_000, walkEntries: 100_000 } as const;
 
-/** Looks at `relativePath` under `root` without following a link: its lstat, or undefined when it is outside, a link, or absent. */
-export function lstatInside(root: string, relativePath: string): Stats | undefined {
-  if (isAbsolute(relativePath)) return undefined;
-  const normal = normalize(relativePath);
-  if (normal === "." || normal === ".." || normal.startsWith(`..${sep}`)) return undefined;
-  let current = root;
-  let stat: Stats | undefined;
-  for (const part of normal.split(sep)) {
-    if (part === "") continue;
-    current = join(current, part);
-    try {
-      stat = lstatSync(current);
-    } catch {
-      return undefined;
-    }
-    if (stat.isSymbolicLink()) return undefined;
-  }
-  return stat;
-}
-
-/** Bytes of the regular files under a folder, walking at most `RESULT_LIMITS.walkEntries` entries and never through a link. */
-export function folderBytes(root: string): number {
+/**
+ * Bytes of the regular files under a folder of a workspace (`folder` relative to it, "" for all of it),
+ * walking at most `RESULT_LIMITS.walkEntries` entries, never through a link: each folder is listed as it
+ * was opened (workspace-reader.ts), so one swapped for a link mid-walk counts nothing of the link's target.
+ */
+export function folderBytes(workspace: string, folder = ""): number {
   let total = 0;
   let entries = 0;
-  const stack = [root];
+  const stack = [folder];
   while (stack.length > 0 && entries < RESULT_LIMITS.walkEntries) {
-    const dir = stack.pop()!;
-    let names: string[];
+    const relative = stack.pop()!;
+    const opened = openFolderInWorkspace(workspace, relative);
+    if (!opened) continue;
     try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      entries++;
-      try {
-        const stat = lstatSync(join(dir, name));
-        if (stat.isDirectory()) stack.push(join(dir, name));
-        else if (stat.isFile()) total += stat.size;
-      } catch {
-        // removed while walking
+      for (const name of readdirSync(opened.path)) {
+        if (++entries > RESULT_LIMITS.walkEntries) break;
+        try {
+          const stat = lstatSync(join(opened.path, name));
+          if (stat.isDirectory()) stack.push(relative === "" ? name : join(relative, name));
+          else if (stat.isFile()) total += stat.size;
+        } catch {
+          // removed while walking
+        }
       }
+    } catch {
+      // not listable (removed, or not a folder any more)
+    } finally {
+      opened.close();
     }
   }
   return total;
 }
 
-/** The declared outputs of a run's pipeline that exist inside its workspace, with sizes (at most `RESULT_LIMITS.files`). */
-export async function existingOutputs(input: {
-  text: string;
+/** Where a run's declared outputs are written down, in the order they are tried. */
+export interface OutputSources {
   workspace: string;
-  pipelinePath: string;
+  /** The run's event log (`job_queued` and `job_skipped` name the job's outputs). */
+  eventsPath: string;
+  /** A dry run's saved plan (each planned job names its outputs). */
+  planPath: string;
+  /** The pipeline text the run ran, for a run recorded before events named outputs; expanded detached. */
+  text?: string;
   config?: Record<string, string>;
   samples?: string[];
-}): Promise<{ files: ResultFile[]; total_size_bytes: number; truncated: boolean }> {
-  const samples = input.samples && input.samples.length > 0 ? input.samples.join(",") : undefined;
-  const pipeline = await loadPipelineText(input.text, { path: input.pipelinePath, dir: input.workspace, overrides: input.config, samples });
-  const root = realpathSync(input.workspace);
-  const seen = new Set<string>();
+}
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
+
+/** Declared output path → the rule of the job that declares it, from the event log, else the dry run's plan. */
+function writtenDownOutputs(sources: OutputSources): Map<string, string> {
+  const outputs = new Map<string, string>();
+  const note = (paths: unknown, rule: unknown) => {
+    if (!isStringList(paths) || typeof rule !== "string") return;
+    for (const path of paths) if (!outputs.has(path)) outputs.set(path, rule);
+  };
+  forEachWorkspaceLine(sources.workspace, sources.eventsPath, { maxBytes: EVENT_LOG_MAX_BYTES, maxLineBytes: EVENT_LINE_MAX_BYTES }, (line) => {
+    if (!line.includes('"outputs"')) return;
+    const event = parseEventLine(line);
+    if (event && (event.type === "job_queued" || event.type === "job_skipped")) note(event.outputs, event.rule);
+  });
+  if (outputs.size > 0) return outputs;
+  // `strand dry-run --json`: the plan is the envelope's `data`.
+  const document = readWorkspaceJson(sources.workspace, sources.planPath, PLAN_MAX_BYTES) as { data?: { plan?: unknown }; plan?: unknown } | undefined;
+  const plan = document && typeof document === "object" ? (document.data?.plan ?? document.plan) : undefined;
+  if (Array.isArray(plan)) for (const entry of plan as { outputs?: unknown; rule?: unknown }[]) if (entry && typeof entry === "object") note(entry.outputs, entry.rule);
+  return outputs;
+}
+
+/** Declared outputs of a run recorded before events named them: its text expanded detached (nothing outside the text is read). */
+async function detachedOutputs(sources: OutputSources): Promise<Map<string, string>> {
+  const outputs = new Map<string, string>();
+  if (sources.text === undefined) return outputs;
+  const samples = sources.samples && sources.samples.length > 0 ? sources.samples.join(",") : undefined;
+  const pipeline = await loadPipelineText(sources.text, { path: "workflow.oxoflow", dir: sources.workspace, overrides: sources.config, samples, detached: true });
+  for (const job of expandPipeline(pipeline, "plan").jobs) for (const path of job.output.paths) if (!outputs.has(path)) outputs.set(path, job.template);
+  return outputs;
+}
+
+/** The declared outputs of a run that exist inside its workspace, with sizes (at most `RESULT_LIMITS.files`). */
+export async function existingOutputs(sources: OutputSources): Promise<{ files: ResultFile[]; total_size_bytes: number; truncated: boolean }> {
+  const root = realpathSync(sources.workspace);
+  let declared = writtenDownOutputs(sources);
+  if (declared.size === 0) declared = await detachedOutputs(sources);
   const files: ResultFile[] = [];
   let total = 0;
-  for (const job of expandPipeline(pipeline, "plan").jobs) {
-    for (const path of job.output.paths) {
-      if (seen.has(path)) continue;
-      seen.add(path);
-      const stat = lstatInside(root, path);
-      if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // not made (yet), outside, or a link
-      if (files.length >= RESULT_LIMITS.files) return { files, total_size_bytes: total, truncated: true };
-      const size = stat.isDirectory() ? folderBytes(join(root, path)) : stat.size;
-      total += size;
-      files.push({ path: normalize(path), size_bytes: size, rule: job.template, modified_at: stat.mtime.toISOString() });
-    }
+  for (const [path, rule] of declared) {
+    const stat = isAbsolute(path) ? undefined : lstatInWorkspace(root, path);
+    if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // not made (yet), outside, or a link
+    if (files.length >= RESULT_LIMITS.files) return { files, total_size_bytes: total, truncated: true };
+    const size = stat.isDirectory() ? folderBytes(root, normalize(path)) : stat.size;
+    total += size;
+    files.push({ path: normalize(path), size_bytes: size, rule, modified_at: stat.mtime.toISOString() });
   }
   return { files, total_size_bytes: total, truncated: false };
 }

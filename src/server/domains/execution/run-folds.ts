@@ -6,7 +6,7 @@
  * time); a live fold's table is remade when the fold has moved on. The cache is bounded by runs and by
  * jobs held.
  */
-import { statSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import type { DryRunPlan } from "../../runner/dry-run-plan.js";
 import type { JobProgress, JobReason, JobState, RunProgress } from "../../runner/run-progress.js";
 import { JobTable } from "./job-table.js";
@@ -35,11 +35,11 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
-/** A file's version for the cache: its size and modification time, or "absent". */
+/** A file's version for the cache: its size, modification time and identity, or "absent" (a link is not looked through). */
 export function fileVersion(path: string): string {
   try {
-    const stat = statSync(path);
-    return `${stat.size}:${stat.mtimeMs}`;
+    const stat = lstatSync(path);
+    return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
   } catch {
     return "absent";
   }

@@ -8,18 +8,19 @@
  * Each run keeps its own files in `.strand/runs/<id>`, its pipeline text included.
  */
 import { randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { lockHolderAlive, lockOwner } from "../../../engine/run/file-lock.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { EventBus } from "../../events/event-bus.js";
-import { ranPipelinePath, runFiles, type RunRequest } from "../../runner/engine-command.js";
+import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type RunRequest } from "../../runner/engine-command.js";
 import { dockerImageProblem, singularityImageProblem } from "../../../engine/run/image-reference.js";
 import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
-import { assertLinkFree, LinkInWorkspaceError } from "../../runner/link-guard.js";
-import { readRequest, type RunSupervisor } from "../../runner/supervisor.js";
+import { assertLinkFree, LinkInWorkspaceError, writeLinkFree } from "../../runner/link-guard.js";
+import type { RunSupervisor } from "../../runner/supervisor.js";
+import { readWorkspaceFile } from "../../runner/workspace-reader.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
 import { readable } from "../pipelines/service.js";
@@ -52,24 +53,24 @@ export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & {
 };
 
 /** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
-export type RunView = Omit<Run, "pid" | "events_path"> & { dry_run: boolean };
+export type RunView = Omit<Run, "pid" | "events_path" | "request"> & { dry_run: boolean };
 
 const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"];
 
 /** The API view of a run; a run this process supervises shows its live counts. */
 export function runView(context: ExecutionContext, run: Run): RunView {
   const live = context.supervisor.progress(run.id);
-  const { pid: _pid, events_path: _events, ...shown } = run;
+  const { pid: _pid, events_path: _events, request: _request, ...shown } = run;
   return { ...shown, counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts, dry_run: isDryRun(run) };
 }
 
 const dryRuns = new Map<string, boolean>();
 
-/** Whether a run is a dry run (from its request file, read once per run: it never changes). */
+/** Whether a run is a dry run (from its options, read once per run: they never change). */
 function isDryRun(run: Run): boolean {
   let known = dryRuns.get(run.id);
   if (known === undefined) {
-    known = run.workspace ? readRequest(runFiles(run.workspace, run.id))?.dry_run === true : false;
+    known = runRequestOf(run)?.dry_run === true;
     if (dryRuns.size >= 10_000) dryRuns.clear();
     dryRuns.set(run.id, known);
   }
@@ -121,7 +122,7 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
     const files = runFiles(workspace, id);
     refuseLinks(workspace, [files.dir]);
     mkdirSync(files.dir, { recursive: true });
-    writeFileSync(files.pipeline, text);
+    writeLinkFree(workspace, files.pipeline, text);
     return await queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null });
   } finally {
     // Once queued the run holds the workspace itself; if it was not created, the claim must not outlive it.
@@ -160,12 +161,13 @@ async function queueRun(context: ExecutionContext, request: RunRequest, fields: 
   return context.limits.admit(fields.owner, fields.id, request, () => recordRun(context, request, fields));
 }
 
-/** Writes the run's request beside it, records the run (queued), announces it and hands it to the supervisor. */
+/** Records the run (queued) with its options, announces it and hands it to the supervisor. */
 async function recordRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of"> & { workspace: string }): Promise<RunView> {
   const files = runFiles(fields.workspace, fields.id);
   mkdirSync(files.dir, { recursive: true });
-  writeFileSync(files.request, `${JSON.stringify(request, null, 2)}\n`);
-  const run = await context.store.createRun({ ...fields, status: "queued", events_path: files.events });
+  // The options live with the run, not in a file of the workspace its jobs could rewrite; the target is the run's own.
+  const { target: _target, ...options } = request;
+  const run = await context.store.createRun({ ...fields, status: "queued", events_path: files.events, request: options });
   context.events.publish("run_queued", { run_id: run.id, workflow_name: run.workflow_name, pipeline_id: run.pipeline_id, retry_of: run.retry_of, created_at: run.created_at }, run.owner);
   context.supervisor.launch(run, request);
   return runView(context, run);
@@ -179,9 +181,11 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
     throw new ServiceError(400, "RETRY_ERROR", `run ${id} is ${parent.status}; only a failed or cancelled run can be retried`, { suggestion });
   }
   const workspace = parent.workspace;
-  const parentRequest = workspace ? readRequest(runFiles(workspace, parent.id)) : undefined;
+  const parentRequest = runRequestOf(parent);
   const parentPipeline = workspace ? ranPipelinePath(runFiles(workspace, parent.id)) : undefined;
-  if (!workspace || !parentPipeline || !existsSync(parentPipeline) || !parentRequest) {
+  // The text the parent ran, read as any file a job could have written (a link or a FIFO there reads as gone).
+  const parentText = workspace && parentPipeline ? readWorkspaceFile(workspace, parentPipeline, PIPELINE_TEXT_MAX_BYTES) : undefined;
+  if (!workspace || !parentText || !parentRequest) {
     throw new ServiceError(400, "RETRY_ERROR", `run ${id}'s workspace is gone, so there is no checkpoint to retry from`, { suggestion: "start a new run with POST /api/runs" });
   }
   if (parentRequest.dry_run) throw new ServiceError(400, "RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
@@ -201,9 +205,9 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   try {
     // The retry runs its parent's text, even when a later run of the pipeline has run another in the workspace.
     const files = runFiles(workspace, retryId);
-    refuseLinks(workspace, [files.dir, parentPipeline]);
+    refuseLinks(workspace, [files.dir]);
     mkdirSync(files.dir, { recursive: true });
-    copyFileSync(parentPipeline, files.pipeline);
+    writeLinkFree(workspace, files.pipeline, parentText);
     // The retry is its parent owner's run (it works in their workspace), also when an administrator asks for it.
     return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: parent.owner, target, workspace, retry_of: parent.id });
   } finally {
@@ -266,7 +270,7 @@ export async function resumeRun(context: ExecutionContext, caller: Caller, id: s
 /** The detail view: the run and the last 100 lines of the engine's log. */
 export async function runDetail(context: ExecutionContext, caller: Caller, id: string): Promise<RunView & { log_tail: string[] }> {
   const run = await readableRun(context, caller, id);
-  const logTail = run.workspace ? tailLines(runFiles(run.workspace, run.id).engineLog, 100, { root: run.workspace }) : [];
+  const logTail = run.workspace ? tailLines(run.workspace, runFiles(run.workspace, run.id).engineLog, 100) : [];
   return { ...runView(context, run), log_tail: logTail };
 }
 

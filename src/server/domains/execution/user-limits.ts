@@ -13,8 +13,8 @@
  * file kept beside it.
  */
 import { ServiceError } from "../../errors.js";
-import { runFiles, type RunRequest } from "../../runner/engine-command.js";
-import { readRequest } from "../../runner/supervisor.js";
+import { runRequestOf, type RunRequest } from "../../runner/engine-command.js";
+
 import type { Run, RunStatus, Store } from "../../store/store.js";
 
 /** The limits per user; 0 means no limit. */
@@ -124,7 +124,7 @@ export class UserRunLimits {
   private threadsOf(run: Run): number {
     let known = this.threads.get(run.id);
     if (known === undefined) {
-      const request = run.workspace ? readRequest(runFiles(run.workspace, run.id)) : undefined;
+      const request = runRequestOf(run);
       known = request ? runThreads(request) : 1;
       this.remember(run.id, known);
     }

@@ -5,7 +5,6 @@
  * event log (nothing ran): its views show the engine's plan instead, every job `would_run` or `would_skip`
  * with the engine's reason.
  */
-import { readFileSync } from "node:fs";
 import { EngineError } from "../../../engine/findings.js";
 import { engineTasks } from "../../engine-pool.js";
 import type { Caller } from "../../caller.js";
@@ -13,10 +12,10 @@ import { ServiceError } from "../../errors.js";
 import type { DryRunPlan, PlannedJob } from "../../runner/dry-run-plan.js";
 import { JobTable, type JobPage, type JobQuery } from "./job-table.js";
 import { adoptEndedLiveFold, cachedFold, expandJobs, fileVersion, lazily, type RunFold } from "./run-folds.js";
-import { ranPipelinePath, runFiles, type RunFiles } from "../../runner/engine-command.js";
+import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type RunFiles } from "../../runner/engine-command.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
-import { readRequest } from "../../runner/supervisor.js";
+import { readWorkspaceText } from "../../runner/workspace-reader.js";
 import type { Run } from "../../store/store.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
 import { diagnoseRun } from "../../../engine/run/diagnosis.js";
@@ -47,9 +46,9 @@ async function runWithProgress(context: ExecutionContext, caller: Caller, id: st
 /** A run's fold and job table, kept between requests until the run's log (or plan) changes. */
 async function runFold(context: ExecutionContext, run: Run, files: RunFiles | undefined): Promise<RunFold> {
   // A dry run writes no event log: its plan is its jobs, once it has one.
-  if (files && readRequest(files)?.dry_run === true) {
+  if (files && runRequestOf(run)?.dry_run === true) {
     return cachedFold(run.id, `plan:${fileVersion(files.dryRunPlan)}`, async () => {
-      const plan = await work("readPlan", { path: files.dryRunPlan }, "reading the dry run's plan");
+      const plan = await work("readPlan", { root: files.workspace, path: files.dryRunPlan }, "reading the dry run's plan");
       return { progress: new RunProgress(), plan, table: lazily(() => (plan ? JobTable.fromPlan(plan) : new JobTable([]))) };
     });
   }
@@ -59,7 +58,7 @@ async function runFold(context: ExecutionContext, run: Run, files: RunFiles | un
   const version = `events:${fileVersion(files.events)}`;
   if (run.finished_at !== null) adoptEndedLiveFold(run.id, version);
   return cachedFold(run.id, version, async () => {
-    const { snapshot, jobs, orders } = await work("foldEvents", { path: files.events }, "reading the run's event log");
+    const { snapshot, jobs, orders } = await work("foldEvents", { root: files.workspace, path: files.events }, "reading the run's event log");
     const progress = RunProgress.fromSnapshot({ ...snapshot, jobs: expandJobs(jobs) });
     return { progress, plan: undefined, table: lazily(() => JobTable.fromProgress(progress, orders)) };
   });
@@ -75,17 +74,14 @@ export async function runJobs(context: ExecutionContext, caller: Caller, id: str
 export async function runPipelineText(context: ExecutionContext, caller: Caller, id: string): Promise<{ text: string | undefined; samples?: string[]; config?: Record<string, string> }> {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
-  const request = files ? readRequest(files) : undefined;
+  const request = runRequestOf(run);
   const config = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
   return { text: pipelineText(files), samples: request?.samples, config };
 }
 
+/** The text of the pipeline the run ran, read as any file a job could have written (workspace-reader.ts). */
 function pipelineText(files: RunFiles | undefined): string | undefined {
-  try {
-    return files ? readFileSync(ranPipelinePath(files), "utf8") : undefined;
-  } catch {
-    return undefined;
-  }
+  return files ? readWorkspaceText(files.workspace, ranPipelinePath(files), PIPELINE_TEXT_MAX_BYTES) : undefined;
 }
 
 /** Jobs grouped by rule, in the order the rules first appear. */
@@ -158,7 +154,7 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
         const counts = ruleJobs(jobs);
         return { rule, status: nodeStatus(counts), jobs: counts, duration_ms: ruleDuration(jobs) };
       });
-  const samples = files ? readMetrics(files.metrics) : [];
+  const samples = files ? readMetrics(files.workspace, files.metrics) : [];
   const summary = summariseMetrics(samples);
   return {
     status: run.status,
@@ -199,7 +195,7 @@ export async function runDagStatus(context: ExecutionContext, caller: Caller, id
   if (terminal) etaMs = 0;
   else if (finished.length > 0) {
     const mean = finished.reduce((sum, job) => sum + job.duration_ms!, 0) / finished.length;
-    const parallel = Math.max(1, (files && readRequest(files)?.jobs) || 1);
+    const parallel = Math.max(1, runRequestOf(run)?.jobs || 1);
     etaMs = Math.round((mean * (counts.pending + counts.running)) / parallel);
   }
   return { ...dag, nodes, status: run.status, completed: counts.completed, failed: counts.failed, running: counts.running, pending: counts.pending, skipped: counts.skipped, jobs: jobList(table, withJobs), eta_ms: etaMs };
@@ -221,20 +217,23 @@ export async function runLogs(context: ExecutionContext, caller: Caller, id: str
     path = stream === "stdout" ? (job.stdout ?? undefined) : (job.stderr ?? undefined);
   }
   // Job logs are read only inside the run's workspace and never through a link (a job may replace its log).
-  const page = path && files ? readLinePage(path, query.offset ?? 0, query.limit ?? 1000, { root: files.workspace }) : { lines: [], next_offset: 0, eof: true };
+  const page = path && files ? readLinePage(files.workspace, path, query.offset ?? 0, query.limit ?? 1000) : { lines: [], next_offset: 0, eof: true };
   return { job: query.job ?? null, stream, ...page };
 }
 
-/** `results`: the declared outputs of the run's pipeline that exist inside its workspace, with sizes. */
+/**
+ * `results`: the declared outputs of the run that exist inside its workspace, with sizes — declared as the
+ * run's sandboxed engine wrote them down (its event log, a dry run's plan), never by loading the pipeline
+ * here (see run-files.ts).
+ */
 export async function runResults(context: ExecutionContext, caller: Caller, id: string) {
   const run = await readableRun(context, caller, id);
-  const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
-  const text = pipelineText(files);
-  if (!files || text === undefined) return { files: [], total_size_bytes: 0, truncated: false };
-  const request = readRequest(files);
+  if (!run.workspace) return { files: [], total_size_bytes: 0, truncated: false };
+  const files = runFiles(run.workspace, run.id);
+  const request = runRequestOf(run);
   const config = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
   try {
-    return await work("existingOutputs", { text, workspace: files.workspace, pipelinePath: files.workspacePipeline, config, samples: request?.samples }, "listing the run's outputs");
+    return await work("existingOutputs", { workspace: files.workspace, eventsPath: files.events, planPath: files.dryRunPlan, text: pipelineText(files), config, samples: request?.samples }, "listing the run's outputs");
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     throw new ServiceError(400, "RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error.message}`);
