@@ -598,7 +598,7 @@ export interface paths {
         };
         /**
          * Real-time run and job events as server-sent events
-         * @description Each message has `id:` (a sequence number) and `data:` = `{type, time, data}`; types: run_queued, run_started, run_paused, run_resumed, run_completed, run_failed, run_cancelled, job_started, job_completed, job_failed, job_skipped, lagged. `lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed.
+         * @description Each message has `id:` (a sequence number) and `data:` = `{type, time, data}`; types: run_queued, run_started, run_paused, run_resumed, run_completed, run_failed, run_cancelled, job_started, job_completed, job_failed, job_skipped, lagged. `lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed. The stream ends when the session or token it was opened with ends (sign-out, revocation, expiry, a password reset) or the account's role changes or it is deleted; a client that reconnects is authenticated afresh. A user may hold SERVICE_EVENT_STREAMS_PER_USER streams at once (default 8 in team and hpc modes).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -6481,7 +6481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            /** @description RATE_LIMITED, with Retry-After: too many requests from this client, or the caller already holds as many event streams as one user may (the message names SERVICE_EVENT_STREAMS_PER_USER) */
             429: {
                 headers: {
                     [name: string]: unknown;
