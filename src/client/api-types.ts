@@ -653,7 +653,7 @@ export interface paths {
         };
         /**
          * The local scheduler (SLURM): partitions, nodes and the job queue (hpc mode only)
-         * @description Read with sinfo, squeue and scontrol on the service's host and shared between requests for 2 seconds. When no scheduler is installed or its controller does not answer, the answer is still 200, with available false and a message saying why. Every signed-in user sees the whole queue, as squeue shows it on a login node, unless the cluster sets PrivateData=jobs: then non-administrators see only jobs of their own user name.
+         * @description Read with sinfo and squeue on the service's host and shared between requests for 2 seconds. When no scheduler is installed or its controller does not answer, the answer is still 200, with available false and a message saying why. Partitions and nodes are shown to every signed-in account. Administrators see every job in the queue; everyone else sees the jobs of their own runs (named strand-<run id>-<n>: scheduler jobs never carry sample names) and only a count of the others (other_jobs).
          */
         get: operations["getHpcStatus"];
         put?: never;
@@ -2181,17 +2181,19 @@ export interface components {
             available: boolean;
             /** @description when the scheduler was read (answers are shared for 2 seconds) */
             checked_at: string;
-            /** @description jobs in the queue, in squeue's order (at most 1,000) */
+            /** @description jobs in the queue the caller may see, in squeue's order (at most 1,000) */
             jobs: components["schemas"]["HpcJob"][];
             jobs_truncated: boolean;
             /**
-             * @description all: everyone's jobs (like squeue); own: the cluster sets PrivateData=jobs, so non-administrators see only jobs of their own user name
+             * @description all: every job in the queue (administrators); own: the jobs of the caller's own runs only
              * @enum {string}
              */
             jobs_visibility: "all" | "own";
             /** @description why the scheduler could not be read (null when it was) */
             message: string | null;
             nodes: components["schemas"]["HpcNode"][];
+            /** @description jobs in the queue the caller does not see (other users' runs, jobs from outside strand), counted without any detail; 0 for administrators */
+            other_jobs: number;
             partitions: components["schemas"]["HpcPartition"][];
             /**
              * @description the scheduler found on this host; null when none is installed

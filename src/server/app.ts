@@ -369,7 +369,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
   app.route("/", pluginRoutes({ version: options.version, env }));
-  app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler) }));
+  app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler), store }));
   app.route(
     "/",
     observabilityRoutes(
