@@ -12,7 +12,7 @@
  * knock the user's own tabs off, and reconnecting tabs would then evict each other in turn for ever.
  */
 import type { Caller } from "../caller.js";
-import type { CredentialChange, CredentialRef } from "../domains/auth/service.js";
+import type { CredentialChange, CredentialRef } from "../credential-changes.js";
 import { ServiceError } from "../errors.js";
 
 /** How a stream's credential is checked again and how its changes are heard of (the auth service). */

@@ -8,6 +8,7 @@
  * credential with `currentCaller`.
  */
 import type { Caller } from "../../caller.js";
+import type { CredentialChange, CredentialRef } from "../../credential-changes.js";
 import { ServiceError } from "../../errors.js";
 import type { Authentication } from "../../middleware/authentication.js";
 import type { Logger } from "../../logger.js";
@@ -57,20 +58,6 @@ export interface AccessTokenView {
   expires_at: string | null;
   last_used_at: string | null;
 }
-
-/** A credential a request was authenticated with, by id (never its secret). */
-export type CredentialRef = { via: "session"; id: string } | { via: "access-token"; id: string };
-
-/**
- * What stopped granting what it granted: a session signed out or revoked, a token revoked, an account's
- * other sessions ended (its password changed), or an account whose every credential must be looked at
- * again (its role changed, its password was reset, it was deleted).
- */
-export type CredentialChange =
-  | { kind: "session-ended"; sessionId: string }
-  | { kind: "token-revoked"; tokenId: string }
-  | { kind: "sessions-ended"; userId: string; exceptSessionId: string | null }
-  | { kind: "account-changed"; userId: string };
 
 /** Writes of `last_seen_at` / `last_used_at` are skipped when the previous one is this recent. */
 const TOUCH_INTERVAL_MS = 60_000;
