@@ -14,6 +14,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerOf, type Caller } from "../caller.js";
+import { noteAudit } from "../middleware/audit.js";
 import { authenticationOf } from "../middleware/authentication.js";
 import { failureResponse } from "../openapi-shapes.js";
 import { EVENT_TYPES, type Delivery, type EventBus, type Subscription } from "./event-bus.js";
@@ -206,7 +207,14 @@ export function eventRoutes(bus: EventBus, options: EventRouteOptions = {}): Ope
     const credential = current === null ? null : current.via === "session" ? { via: "session" as const, id: current.session.id } : { via: "access-token" as const, id: current.token.id };
     // Taken before subscribing: a refused stream costs nothing. The stream's end gives the place back.
     const ending: { end?: () => void } = {};
-    const release = streams.admit({ caller, credential }, () => ending.end?.());
+    let release: () => void;
+    try {
+      release = streams.admit({ caller, credential }, () => ending.end?.());
+    } catch (error) {
+      // A refusal of a per-user limit is audited like the others (a stream that opens is a read, and is not).
+      noteAudit(c, "events.stream", `user/${caller.id}`);
+      throw error;
+    }
     const runId = c.req.query("run_id") || undefined;
     const subscription = bus.subscribe({
       afterId: resumeAfter(c),

@@ -246,6 +246,9 @@ describe("event streams end with the permission they were opened with", () => {
     expect(refused.body.code).toBe("RATE_LIMITED");
     expect(refused.body.message).toContain(`SERVICE_EVENT_STREAMS_PER_USER=${STREAMS_PER_USER}`);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Audited as a refusal, like the other per-user limits.
+    const audit = await team.call("admin", "GET", `/api/audit?action=events.stream&user=${someone.id}`);
+    expect(audit.body.items).toEqual([expect.objectContaining({ result: "denied", status: 429, resource: `user/${someone.id}` })]);
     // Another account is not held to this one's streams.
     const other = await openStream(team.url, team.tokens.other);
     expect(other.status).toBe(200);
