@@ -598,7 +598,7 @@ export interface paths {
         };
         /**
          * Real-time run and job events as server-sent events
-         * @description Each message has `id:` (a sequence number) and `data:` = `{type, time, data}`; types: run_queued, run_started, run_paused, run_resumed, run_completed, run_failed, run_cancelled, job_started, job_completed, job_failed, job_skipped, lagged. `lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed.
+         * @description Each message has `id:` (a sequence number) and `data:` = `{type, time, data}`; types: run_queued, run_started, run_paused, run_resumed, run_completed, run_failed, run_cancelled, job_started, job_completed, job_failed, job_skipped, lagged. `lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed. The stream ends when the session or token it was opened with ends (sign-out, revocation, expiry, a password reset) or the account's role changes or it is deleted; a client that reconnects is authenticated afresh. A user may hold SERVICE_EVENT_STREAMS_PER_USER streams at once (default 8 in team and hpc modes).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -653,7 +653,7 @@ export interface paths {
         };
         /**
          * The local scheduler (SLURM): partitions, nodes and the job queue (hpc mode only)
-         * @description Read with sinfo, squeue and scontrol on the service's host and shared between requests for 2 seconds. When no scheduler is installed or its controller does not answer, the answer is still 200, with available false and a message saying why. Every signed-in user sees the whole queue, as squeue shows it on a login node, unless the cluster sets PrivateData=jobs: then non-administrators see only jobs of their own user name.
+         * @description Read with sinfo and squeue on the service's host and shared between requests for 2 seconds. When no scheduler is installed or its controller does not answer, the answer is still 200, with available false and a message saying why. Partitions and nodes are shown to every signed-in account. Administrators see every job in the queue; everyone else sees the jobs of their own runs (named strand-<run id>-<n>: scheduler jobs never carry sample names) and only a count of the others (other_jobs).
          */
         get: operations["getHpcStatus"];
         put?: never;
@@ -2181,17 +2181,19 @@ export interface components {
             available: boolean;
             /** @description when the scheduler was read (answers are shared for 2 seconds) */
             checked_at: string;
-            /** @description jobs in the queue, in squeue's order (at most 1,000) */
+            /** @description jobs in the queue the caller may see, in squeue's order (at most 1,000) */
             jobs: components["schemas"]["HpcJob"][];
             jobs_truncated: boolean;
             /**
-             * @description all: everyone's jobs (like squeue); own: the cluster sets PrivateData=jobs, so non-administrators see only jobs of their own user name
+             * @description all: every job in the queue (administrators); own: the jobs of the caller's own runs only
              * @enum {string}
              */
             jobs_visibility: "all" | "own";
             /** @description why the scheduler could not be read (null when it was) */
             message: string | null;
             nodes: components["schemas"]["HpcNode"][];
+            /** @description jobs in the queue the caller does not see (other users' runs, jobs from outside strand), counted without any detail; 0 for administrators */
+            other_jobs: number;
             partitions: components["schemas"]["HpcPartition"][];
             /**
              * @description the scheduler found on this host; null when none is installed
@@ -6481,7 +6483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            /** @description RATE_LIMITED, with Retry-After: too many requests from this client, or the caller already holds as many event streams as one user may (the message names SERVICE_EVENT_STREAMS_PER_USER) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -32,6 +32,7 @@ import { NO_USER_LIMITS, UserRunLimits, type UserLimits } from "./domains/execut
 import { DEFAULT_SIGN_IN_FAILURES, SignInThrottle } from "./domains/auth/sign-in-throttle.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
+import { LiveStreams } from "./events/live-streams.js";
 import { toolingRoutes } from "./domains/workflow/routes.js";
 import { dataRoutes } from "./domains/data/routes.js";
 import { DataPlaces } from "./domains/data/data-roots.js";
@@ -111,6 +112,10 @@ export interface AppOptions {
   events?: EventBus;
   /** Keep-alive interval of GET /api/events (default 15 s). */
   eventPingMs?: number;
+  /** `SERVICE_EVENT_STREAMS_PER_USER`: event streams one user may hold at once (0: no limit; default 8, none in personal mode). */
+  eventStreamsPerUser?: number;
+  /** How often an open event stream's credential and role are checked again (default 30 s; tests shorten it). */
+  eventRecheckMs?: number;
   /** Run supervision settings (tests shorten the sampling interval and the cancel grace). */
   runner?: Partial<Omit<SupervisorOptions, "store" | "events">>;
   /** Limits of engine work for requests (threads, deadline, heap, queue); one pool per process. */
@@ -335,7 +340,8 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", templateRoutes(store));
   const dataPlaces = new DataPlaces({ dataDir: options.dataDir || runsFallbackDir(), dataRoots: options.dataRoots ?? [], personal: mode === "personal", home: options.homeDir });
   app.route("/", dataRoutes(new DataService(dataPlaces, options.referenceRoots ?? []), { uploadLimitBytes: options.uploadLimitBytes ?? 1024 * 1024 * 1024 }));
-  app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner }));
+  const streams = new LiveStreams({ perUser: options.eventStreamsPerUser ?? (mode === "personal" ? 0 : 8), recheckMs: options.eventRecheckMs, authority: mode === "personal" ? undefined : auth });
+  app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner, streams }));
   const log = (line: string) => logger.info(line);
   const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
   const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS);
@@ -366,7 +372,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const license = new LicenseCache(options.env);
   app.route("/", licenseRoutes(options.env, license));
   app.route("/", pluginRoutes({ version: options.version, env }));
-  app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler) }));
+  app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler), store }));
   app.route(
     "/",
     observabilityRoutes(

@@ -57,6 +57,8 @@ export interface ServiceConfig {
   adminPassword: string | undefined;
   /** `SERVICE_USER_MAX_RUNS` and `SERVICE_USER_MAX_THREADS` (0: no limit); defaults by mode in `userLimits`. */
   userLimits: UserLimits;
+  /** `SERVICE_EVENT_STREAMS_PER_USER`: event streams (`GET /api/events`) one user may hold at once (0: no limit; default 8, none in personal mode). */
+  eventStreamsPerUser: number;
   /** `SERVICE_SIGNIN_MAX_FAILURES`: failed sign-ins of one account before further attempts are delayed (default 5, 0 off). */
   signInFailures: number;
   /** `SERVICE_AI_TIMEOUT`: seconds one AI provider may take for one call before the next is tried (default 180). */
@@ -171,6 +173,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     },
     sessionTtlMs: integer(env.SERVICE_SESSION_HOURS, "SERVICE_SESSION_HOURS", 168, 1) * 3600 * 1000,
     userLimits: userLimits(env, mode),
+    eventStreamsPerUser: integer(env.SERVICE_EVENT_STREAMS_PER_USER, "SERVICE_EVENT_STREAMS_PER_USER", mode === "personal" ? 0 : 8),
     signInFailures: integer(env.SERVICE_SIGNIN_MAX_FAILURES, "SERVICE_SIGNIN_MAX_FAILURES", DEFAULT_SIGN_IN_FAILURES),
     aiTimeoutMs: integer(env.SERVICE_AI_TIMEOUT, "SERVICE_AI_TIMEOUT", 180, 1) * 1000,
     adminPassword,

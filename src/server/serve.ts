@@ -43,6 +43,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     sessionTtlMs: config.sessionTtlMs,
     userLimits: config.userLimits,
     signInFailures: config.signInFailures,
+    eventStreamsPerUser: config.eventStreamsPerUser,
     oauth: config.oauth,
     configDir: config.configDir,
     aiTimeoutMs: config.aiTimeoutMs,

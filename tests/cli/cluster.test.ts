@@ -98,7 +98,8 @@ describe("strand cluster submit", () => {
     expect(readFileSync(folder.path("cluster_scripts/merge.sh"), "utf8")).toBe(
       [
         "#!/bin/bash",
-        "#SBATCH --job-name=merge",
+        // Named by rule and number: the queue shows names to everyone on the cluster, so no sample names.
+        "#SBATCH --job-name=merge-3",
         "#SBATCH --cpus-per-task=1",
         "#SBATCH --gres=gpu:1",
         "#SBATCH --time=00:30:00",
@@ -126,7 +127,7 @@ describe("strand cluster submit", () => {
     expect(result.stdout).toMatch(/^Wrote 2 PBS job script\(s\) to pbs\n/);
     const script = readFileSync(folder.path("pbs/align_cohort_S2.sh"), "utf8");
     expect(script.split("\n").filter((line) => line.startsWith("#PBS"))).toEqual([
-      "#PBS -N align_cohort_S2",
+      "#PBS -N align-2",
       "#PBS -l nodes=1:ppn=1,mem=200M,walltime=03:00:00",
       "#PBS -q long",
       "#PBS -A lab42",
@@ -141,7 +142,7 @@ describe("strand cluster submit", () => {
     const folder = project();
     const dry = await runStrand(["cluster", "submit", ".", "-b", "sge", "--dry-run", "--with-dependencies"], { cwd: folder.dir });
     expect(dry.exitCode).toBe(0);
-    expect(dry.stdout).toContain("── cluster_scripts/merge.sh\n#!/bin/bash\n#$ -N merge\n#$ -pe smp 1\n#$ -l gpu=1\n#$ -l h_rt=00:30:00\n");
+    expect(dry.stdout).toContain("── cluster_scripts/merge.sh\n#!/bin/bash\n#$ -N merge-3\n#$ -pe smp 1\n#$ -l gpu=1\n#$ -l h_rt=00:30:00\n");
     expect(dry.stdout).toContain("── cluster_scripts/submit.sh\n#!/bin/bash\n");
     expect(dry.stdout).toMatch(/\(dry run\) would write 3 SGE job script\(s\) to cluster_scripts and submit.sh\n$/);
     expect(existsSync(folder.path("cluster_scripts"))).toBe(false);

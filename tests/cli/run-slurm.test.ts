@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { jobFileName } from "../../src/engine/run/cluster/submission-records.js";
 import { readEventLog, type RunEvent } from "../../src/engine/run/event-log.js";
 import { ensureSlurm, failWithoutSlurmWhenStrict } from "../support/slurm-cluster.js";
 import { runStrand, STRAND_BIN, strandEnv, tempFolder, type TempFolder } from "../support/strand-cli.js";
@@ -21,6 +22,15 @@ const HEADER = `[workflow]\nname = "slurm-run"\nversion = "1.0"\n`;
 function latestEvents(dir: string): RunEvent[] {
   const runId = readFileSync(join(dir, ".strand", "runs", "latest"), "utf8").trim();
   return readEventLog(join(dir, ".strand", "runs", runId, "events.jsonl"));
+}
+
+/** The names the jobs of `started` had at the scheduler, from their job scripts. */
+function jobNames(dir: string, started: RunEvent[]): string[] {
+  const runId = readFileSync(join(dir, ".strand", "runs", "latest"), "utf8").trim();
+  return started.map((event) => {
+    const script = readFileSync(join(dir, ".strand", "runs", runId, "jobs", jobFileName(String(event.job)), "job.sh"), "utf8");
+    return /^#SBATCH --job-name=(.*)$/m.exec(script)?.[1] ?? "(none)";
+  });
 }
 
 async function squeueIds(): Promise<string[]> {
@@ -63,6 +73,31 @@ shell = "cat {input} > {output}; echo merged >&2"
     for (const event of made) expect(event.seq).toBeLessThan(merge.seq);
     expect(readFileSync(String(merge.stderr), "utf8")).toContain("merged");
     expect(events.at(-1)).toMatchObject({ type: "run_finished", status: "completed", counts: { succeeded: 3 } });
+    // Started by hand (no --run-id): named by rule and submission number, never by sample.
+    expect(jobNames(folder.dir, startedJobs).sort()).toEqual(["make-1", "make-2", "merge-3"]);
+  });
+
+  it("names the jobs of a run whose id was given strand-<run id>-<n> (how a shared service runs it)", async () => {
+    const folder = tempFolder({
+      "main.oxoflow": `${HEADER}
+[[sample_groups]]
+name = "g"
+samples = ["PATIENT-0042-SMITH"]
+
+[[rules]]
+name = "align_all"
+output = ["out/{sample}.txt"]
+shell = "echo {sample} > {output}"
+`,
+    });
+    folders.push(folder);
+    const result = await runStrand(["run", "--executor", "slurm", "--poll-interval", "1s", "--run-id", "cohort-7"], { cwd: folder.dir, timeout: 120_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const started = latestEvents(folder.dir).filter((event) => event.type === "job_started");
+    // The instance name holds the sample; the scheduler's name does not.
+    expect(started).toHaveLength(1);
+    expect(String(started[0]!.job)).toContain("PATIENT-0042-SMITH");
+    expect(jobNames(folder.dir, started)).toEqual(["strand-cohort-7-1"]);
   });
 
   it("keeps at most max_submitted jobs in flight (--max-submitted, or the profile's [cluster] table)", async () => {

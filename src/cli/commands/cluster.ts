@@ -10,6 +10,7 @@ import { effectiveEnvironment, effectiveMemory, effectiveThreads, memoryToMegaby
 import type { Cluster } from "../../engine/format/model.js";
 import { BACKEND_NAMES, createBackend, isBackendName, type BackendName } from "../../engine/run/cluster/backends.js";
 import { renderJobScript } from "../../engine/run/cluster/job-script.js";
+import { schedulerJobName } from "../../engine/run/cluster/scheduler-job-names.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner } from "../../engine/run/cluster/scheduler-commands.js";
 import { jobFileName } from "../../engine/run/cluster/submission-records.js";
 import { renderSubmitScript, type SubmitEntry } from "../../engine/run/cluster/submit-script.js";
@@ -91,6 +92,8 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
     const file = `${base === "submit" ? "submit-job" : base}.sh`;
     const rendered = renderJobScript(backend, {
       name: job.name,
+      // The queue shows every job's name to everyone on the cluster: the rule and a number, not the sample.
+      jobName: schedulerJobName(scripts.length + 1, { rule: job.template }),
       threads: effectiveThreads(rule, pipeline.defaults),
       memory,
       cwd: pipeline.dir,

@@ -4,11 +4,11 @@
  * resumes. The event log (`.strand/runs/<run id>/events.jsonl` or `--events FILE`) records everything.
  */
 import { relative } from "node:path";
-import type { Cluster, Pipeline } from "../../engine/format/model.js";
+import type { Pipeline } from "../../engine/format/model.js";
 import { memoryToMegabytes } from "../../engine/format/rule-settings.js";
 import { parseDuration } from "../../engine/run/durations.js";
 import type { JobExecutor } from "../../engine/run/executor.js";
-import { startRun, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
+import { startRun, type ClusterExecutorContext, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { FORCERUN_OPTION, loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS, UNTIL_OPTION } from "../pipeline-options.js";
 import { clampThreads, CORES_OPTION, coresOption } from "../run/cores.js";
@@ -72,13 +72,14 @@ function memoryOption(args: ParsedArgs): number | undefined {
   return mb;
 }
 
-async function clusterExecutor(kind: Exclude<ExecutorKind, "local">, context: { workdir: string; runDir: string; cluster: Cluster; maxSubmitted?: number; pollIntervalMs?: number; log: (message: string) => void }): Promise<JobExecutor> {
+async function clusterExecutor(kind: Exclude<ExecutorKind, "local">, context: ClusterExecutorContext): Promise<JobExecutor> {
   const { ClusterExecutor } = await import("../../engine/run/cluster/cluster-executor.js");
   return new ClusterExecutor({
     backend: kind,
     cluster: { ...context.cluster, max_submitted: context.maxSubmitted ?? context.cluster.max_submitted },
     workdir: context.workdir,
     runDir: context.runDir,
+    runId: context.runId,
     pollIntervalMs: context.pollIntervalMs,
     log: context.log,
   });

@@ -59,7 +59,19 @@ export interface RunOptions {
   /** Called with every event as it is written (progress display). */
   onEvent?: (event: RunEvent) => void;
   /** Makes the executor for cluster backends (kept out of this module so local runs load no cluster code). */
-  clusterExecutor?: (kind: Exclude<ExecutorKind, "local">, context: { workdir: string; runDir: string; cluster: Cluster; maxSubmitted?: number; pollIntervalMs?: number; log: (message: string) => void }) => Promise<JobExecutor>;
+  clusterExecutor?: (kind: Exclude<ExecutorKind, "local">, context: ClusterExecutorContext) => Promise<JobExecutor>;
+}
+
+/** What a cluster executor is made with. */
+export interface ClusterExecutorContext {
+  workdir: string;
+  runDir: string;
+  cluster: Cluster;
+  maxSubmitted?: number;
+  pollIntervalMs?: number;
+  /** The run id when it was given (`--run-id`): scheduler jobs are then named by it, never by their instance names. */
+  runId?: string;
+  log: (message: string) => void;
 }
 
 export type RunStatus = "completed" | "failed" | "cancelled";
@@ -411,6 +423,7 @@ class PipelineRun {
       cluster: this.pipeline.cluster ?? { extra_args: [] },
       maxSubmitted: this.options.maxSubmitted,
       pollIntervalMs: this.options.pollIntervalMs,
+      runId: this.options.runId,
       log: (message) => void this.events.emit("warning", { message }),
     });
   }

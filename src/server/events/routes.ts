@@ -7,17 +7,26 @@
  * has taken the previous one, so a slow client leaves events waiting in its bus queue, where the bus
  * counts what overflows and tells the client with `lagged`. Nothing here ever waits on a client while
  * holding up the bus or other clients.
+ *
+ * Each stream is registered with the account and credential it was opened with (`live-streams.ts`): it ends
+ * when that credential ends or the account's role changes, and a user may hold only so many at once.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerOf, type Caller } from "../caller.js";
+import { noteAudit } from "../middleware/audit.js";
+import { authenticationOf } from "../middleware/authentication.js";
+import { failureResponse } from "../openapi-shapes.js";
 import { EVENT_TYPES, type Delivery, type EventBus, type Subscription } from "./event-bus.js";
+import { LiveStreams } from "./live-streams.js";
 
 export interface EventRouteOptions {
   /** Keep-alive comment interval (default 15 s, the specification's). */
   pingIntervalMs?: number;
   /** Whether the caller may see an event of a run owned by `owner` (undefined owner: everyone may). */
   mayRead?: (caller: Caller, owner: string) => boolean;
+  /** The open streams: who holds them, their limit per user, their re-check (default: counted, no limit, never re-checked). */
+  streams?: LiveStreams;
 }
 
 const DEFAULT_PING_MS = 15_000;
@@ -44,7 +53,10 @@ const eventsRoute = createRoute({
     `Each message has \`id:\` (a sequence number) and \`data:\` = \`{type, time, data}\`; types: ${EVENT_TYPES.join(", ")}. ` +
     "`lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than " +
     "the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent " +
-    "events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed.",
+    "events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed. " +
+    "The stream ends when the session or token it was opened with ends (sign-out, revocation, expiry, a password reset) or the " +
+    "account's role changes or it is deleted; a client that reconnects is authenticated afresh. A user may hold " +
+    "SERVICE_EVENT_STREAMS_PER_USER streams at once (default 8 in team and hpc modes).",
   request: {
     query: z.object({
       last_event_id: z
@@ -63,6 +75,7 @@ const eventsRoute = createRoute({
       description: "an endless event stream",
       content: { "text/event-stream": { schema: z.string().openapi({ example: 'id: 7\ndata: {"type":"run_started","time":"2025-01-01T00:00:00.000Z","data":{"run_id":"r1"}}\n\n' }) } },
     },
+    429: failureResponse("RATE_LIMITED, with Retry-After: too many requests from this client, or the caller already holds as many event streams as one user may (the message names SERVICE_EVENT_STREAMS_PER_USER)"),
   },
 });
 
@@ -93,30 +106,56 @@ function resumeAfter(c: Context): number | undefined {
   return undefined;
 }
 
+/** A response body and how the server ends it. */
+interface EventStream {
+  body: ReadableStream<Uint8Array>;
+  /** Ends the response now: nothing more is sent, whatever is queued is dropped (idempotent). */
+  end(): void;
+}
+
 /**
  * The response body: each pull hands over one message (or a due ping), waiting for one if none is
- * queued. The highWaterMark of 0 keeps the stream from reading ahead of the socket.
+ * queued. The highWaterMark of 0 keeps the stream from reading ahead of the socket. `onStop` runs once,
+ * when the stream is over for whatever reason (the client went, the bus closed, the server ended it).
  */
-function eventStream(subscription: Subscription, pingMs: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+function eventStream(subscription: Subscription, pingMs: number, signal: AbortSignal, onStop: () => void): EventStream {
   let pending: Promise<IteratorResult<Delivery, undefined>> | undefined;
   let pingDue = false;
   let wakeForPing: (() => void) | undefined;
   let open = true;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   const timer = setInterval(() => {
     pingDue = true;
     wakeForPing?.();
   }, pingMs);
   const stop = () => {
+    if (!open) return;
     open = false;
     clearInterval(timer);
     signal.removeEventListener("abort", stop);
+    // A pull waiting for the next event wakes up done, sees the stream stopped and enqueues nothing.
     subscription.close();
+    onStop();
+  };
+  const end = () => {
+    if (!open) return;
+    stop();
+    try {
+      controllerRef?.close();
+    } catch {
+      // Already closed or cancelled: the stream is over either way.
+    }
   };
   signal.addEventListener("abort", stop);
   if (signal.aborted) stop();
-  return new ReadableStream<Uint8Array>(
+  const body = new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        controllerRef = controller;
+        if (!open) controller.close();
+      },
       async pull(controller) {
+        if (!open) return;
         if (!pingDue) {
           // A ping may win the race; the unfinished next() is kept for the following pull, so nothing is lost.
           pending ??= subscription.next();
@@ -142,6 +181,7 @@ function eventStream(subscription: Subscription, pingMs: number, signal: AbortSi
     },
     { highWaterMark: 0 },
   );
+  return { body, end };
 }
 
 /** The rule's answer; a rule that throws hides the event rather than break the publish for everyone. */
@@ -158,17 +198,31 @@ export function eventRoutes(bus: EventBus, options: EventRouteOptions = {}): Ope
   const router = new OpenAPIHono();
   const pingMs = options.pingIntervalMs ?? DEFAULT_PING_MS;
   const mayRead = options.mayRead ?? ownerOrAdmin;
+  const streams = options.streams ?? new LiveStreams({ perUser: 0 });
   router.openapi(eventsRoute, (c) => {
     // Hono answers HEAD with this handler and drops the body uncancelled: a subscription would never be released.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS }) as never;
     const caller = callerOf(c);
+    const current = authenticationOf(c);
+    const credential = current === null ? null : current.via === "session" ? { via: "session" as const, id: current.session.id } : { via: "access-token" as const, id: current.token.id };
+    // Taken before subscribing: a refused stream costs nothing. The stream's end gives the place back.
+    const ending: { end?: () => void } = {};
+    let release: () => void;
+    try {
+      release = streams.admit({ caller, credential }, () => ending.end?.());
+    } catch (error) {
+      // A refusal of a per-user limit is audited like the others (a stream that opens is a read, and is not).
+      noteAudit(c, "events.stream", `user/${caller.id}`);
+      throw error;
+    }
     const runId = c.req.query("run_id") || undefined;
     const subscription = bus.subscribe({
       afterId: resumeAfter(c),
       accept: (event) => (runId === undefined || event.data.run_id === runId) && (event.owner === undefined || readable(mayRead, caller, event.owner)),
     });
-    const body = eventStream(subscription, pingMs, c.req.raw.signal);
-    return new Response(body, { status: 200, headers: SSE_HEADERS }) as never;
+    const stream = eventStream(subscription, pingMs, c.req.raw.signal, release);
+    ending.end = stream.end;
+    return new Response(stream.body, { status: 200, headers: SSE_HEADERS }) as never;
   });
   return router;
 }

@@ -33,7 +33,7 @@ afterAll(async () => {
 describe("job scripts of a sandboxed service", () => {
   it("start the command inside the sandbox on the node, and say so when bubblewrap is missing there", () => {
     const prefix = ["/usr/bin/bwrap", "--ro-bind", "/", "/", "--tmpfs", "/srv/strand data", "--"];
-    const script = renderJobScript("slurm", { name: "a", threads: 1, memory: undefined, cwd: "/w", command: "echo hi > out.txt", stdoutPath: "/w/o", stderrPath: "/w/e", sandbox: prefix }).text;
+    const script = renderJobScript("slurm", { name: "a", jobName: "strand-r1-1", threads: 1, memory: undefined, cwd: "/w", command: "echo hi > out.txt", stdoutPath: "/w/o", stderrPath: "/w/e", sandbox: prefix }).text;
     expect(script).toContain("exec '/usr/bin/bwrap' '--ro-bind' '/' '/' '--tmpfs' '/srv/strand data' '--' /bin/bash -c ");
     expect(script).toMatch(/if \[ ! -x '\/usr\/bin\/bwrap' \]; then echo "strand: this service runs jobs in bubblewrap/);
     expect(jobSandboxFromEnv({ STRAND_JOB_SANDBOX: JSON.stringify(prefix) })).toEqual(prefix);

@@ -4,6 +4,9 @@
  * flight is polled with one status command per interval. After an engine restart, a job whose record
  * matches (same fingerprint) and that the scheduler still knows is adopted rather than submitted again.
  *
+ * Jobs are named at the scheduler by run and submission number, never by their instance names, which hold
+ * sample names (see scheduler-job-names.ts).
+ *
  * Pause and resume do nothing: a scheduler's jobs cannot be frozen portably (SLURM's suspend is for
  * operators, and holds only affect jobs that have not started), so pausing a run stops the engine from
  * submitting new jobs while the submitted ones carry on.
@@ -16,7 +19,8 @@ import type { AttemptCallbacks, AttemptResult, ClusterDirectives, JobExecutor, J
 import { createBackend, isFinished, type BackendName, type JobStatus, type SchedulerBackend } from "./backends.js";
 import { jobSandboxFromEnv, renderJobScript } from "./job-script.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner, type CommandLine, type RunOptions, type RunSchedulerCommand } from "./scheduler-commands.js";
-import { jobFileName, readRecord, removeRecord, writeDurably, writeRecord, type SubmissionRecord } from "./submission-records.js";
+import { schedulerJobName } from "./scheduler-job-names.js";
+import { highestRecordedJobNumber, jobFileName, readRecord, removeRecord, writeDurably, writeRecord, type SubmissionRecord } from "./submission-records.js";
 
 export interface ClusterExecutorOptions {
   backend: BackendName;
@@ -26,6 +30,8 @@ export interface ClusterExecutorOptions {
   workdir: string;
   /** The run folder; job scripts go to `<runDir>/jobs/<job>/job.sh`. */
   runDir: string;
+  /** The run id the engine was given (`--run-id`, a shared service's runs): jobs are named `strand-<run id>-<n>`; without it `<rule>-<n>`. */
+  runId?: string;
   /** Milliseconds between status polls (default: the profile's poll_interval, else 5 s). */
   pollIntervalMs?: number;
   /** First retry delay of a failed scheduler command, doubled per retry (default 1000). */
@@ -87,6 +93,8 @@ export class ClusterExecutor implements JobExecutor {
   private readonly submitQueue: (() => void)[] = [];
   private lookups = new Map<string, { resolve: (status: JobStatus | undefined) => void; reject: (error: unknown) => void }[]>();
   private lookupTimer: NodeJS.Timeout | undefined;
+  /** The number of the run's latest submission (scheduler names end with it); read from the records on first use. */
+  private lastJobNumber: Promise<number> | undefined;
 
   /** The bubblewrap prefix of a shared service's jobs (STRAND_JOB_SANDBOX), undefined on one's own machine. */
   private readonly sandbox: string[] | undefined;
@@ -137,7 +145,8 @@ export class ClusterExecutor implements JobExecutor {
     if (generation !== this.generation) return { status: "cancelled", exitCode: null, wallMs: 0, message: "cancelled before submission" };
 
     const script = join(this.options.runDir, "jobs", jobFileName(spec.name), "job.sh");
-    const rendered = renderJobScript(this.kind, { ...spec, cluster: this.directives(spec), sandbox: this.sandbox });
+    const jobName = schedulerJobName(await this.nextJobNumber(), { runId: this.options.runId, rule: spec.rule });
+    const rendered = renderJobScript(this.kind, { ...spec, jobName, cluster: this.directives(spec), sandbox: this.sandbox });
     for (const warning of rendered.warnings) callbacks.log?.(warning);
     await mkdir(dirname(script), { recursive: true });
     await writeFile(script, rendered.text, { mode: 0o755 });
@@ -146,11 +155,22 @@ export class ClusterExecutor implements JobExecutor {
 
     const id = await this.submit(script, spec, callbacks);
     const submittedAt = new Date();
-    const record: SubmissionRecord = { id, backend: this.kind, fingerprint: spec.fingerprint, submitted_at: submittedAt.toISOString(), attempt: spec.attempt, script };
+    const record: SubmissionRecord = { id, name: jobName, backend: this.kind, fingerprint: spec.fingerprint, submitted_at: submittedAt.toISOString(), attempt: spec.attempt, script };
     await writeRecord(this.options.workdir, spec.name, record);
     await writeDurably(join(dirname(script), "job.id"), `${id}\n`);
     callbacks.started(id);
     return this.track(id, spec, submittedAt.getTime());
+  }
+
+  /**
+   * The next submission's number. A restarted engine goes on after the numbers of the jobs it may adopt
+   * (their records), so two jobs of the run in the queue never share a name.
+   */
+  private async nextJobNumber(): Promise<number> {
+    const previous = this.lastJobNumber ?? highestRecordedJobNumber(this.options.workdir);
+    const next = previous.then((number) => number + 1);
+    this.lastJobNumber = next;
+    return next;
   }
 
   /** The job's directives: its own settings, with the profile's filling the gaps. */

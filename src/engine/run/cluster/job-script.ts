@@ -12,6 +12,8 @@ import { shellQuote } from "../../expand/shell-quote.js";
 
 /** What a job script needs from a job. */
 export type JobScriptRequest = Pick<JobSpec, "name" | "threads" | "memory" | "cwd" | "command" | "stdoutPath" | "stderrPath"> & {
+  /** The name the scheduler shows everyone (`schedulerJobName`); never the instance name, which holds sample names. */
+  jobName: string;
   cluster?: ClusterDirectives;
   /**
    * A sandbox to start the command in on the node (`STRAND_JOB_SANDBOX`: a shared service's bubblewrap
@@ -72,7 +74,7 @@ function gpuCount(cluster: ClusterDirectives | undefined): number | undefined {
 
 function slurmDirectives(request: JobScriptRequest, time: string | undefined): string[] {
   const { cluster } = request;
-  const lines = [`--job-name=${request.name}`, `--cpus-per-task=${request.threads}`];
+  const lines = [`--job-name=${request.jobName}`, `--cpus-per-task=${request.threads}`];
   if (request.memory) lines.push(`--mem=${request.memory}`);
   const gpus = gpuCount(cluster);
   const spec = cluster?.gpu_spec;
@@ -92,7 +94,7 @@ function pbsDirectives(request: JobScriptRequest, time: string | undefined): str
   const gpus = gpuCount(cluster);
   if (gpus !== undefined) resources.push(`gpu=${gpus}`);
   if (time) resources.push(`walltime=${time}`);
-  const lines = [`#PBS -N ${request.name}`, `#PBS -l ${resources.join(",")}`];
+  const lines = [`#PBS -N ${request.jobName}`, `#PBS -l ${resources.join(",")}`];
   // PBS has no portable way to ask for a GPU model; the comment keeps the request visible to the reader.
   if (cluster?.gpu_spec?.model) lines.push(`# GPU model requested: ${cluster.gpu_spec.model}`);
   if (cluster?.partition) lines.push(`#PBS -q ${cluster.partition}`);
@@ -103,7 +105,7 @@ function pbsDirectives(request: JobScriptRequest, time: string | undefined): str
 
 function sgeDirectives(request: JobScriptRequest, time: string | undefined): string[] {
   const { cluster } = request;
-  const lines = [`#$ -N ${request.name}`, `#$ -pe smp ${request.threads}`];
+  const lines = [`#$ -N ${request.jobName}`, `#$ -pe smp ${request.threads}`];
   if (request.memory) lines.push(`#$ -l h_vmem=${request.memory}`);
   const gpus = gpuCount(cluster);
   if (gpus !== undefined) lines.push(`#$ -l gpu=${gpus}`);
@@ -115,7 +117,7 @@ function sgeDirectives(request: JobScriptRequest, time: string | undefined): str
 
 function lsfDirectives(request: JobScriptRequest, time: string | undefined): string[] {
   const { cluster } = request;
-  const lines = [`#BSUB -J ${request.name}`, `#BSUB -n ${request.threads}`];
+  const lines = [`#BSUB -J ${request.jobName}`, `#BSUB -n ${request.threads}`];
   if (request.memory) lines.push(`#BSUB -M ${request.memory}`);
   const gpus = gpuCount(cluster);
   if (gpus !== undefined) lines.push(`#BSUB -gpu "num=${gpus}"`);

@@ -4,14 +4,17 @@
  * them instead of submitting twice.
  */
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { BackendName } from "./backends.js";
+import { jobNumberOf } from "./scheduler-job-names.js";
 
 /** What the engine knows about a job it submitted. */
 export interface SubmissionRecord {
   /** The scheduler's job id. */
   id: string;
+  /** The name the scheduler shows (`strand-<run id>-<n>` or `<rule>-<n>`); absent in records of older engines. */
+  name?: string;
   backend: BackendName;
   /** JobSpec.fingerprint: a restarted engine adopts the job only when the job is defined the same way. */
   fingerprint: string;
@@ -66,6 +69,26 @@ export async function readRecord(workdir: string, job: string): Promise<Submissi
   } catch {
     return undefined;
   }
+}
+
+/** The highest submission number among the workdir's records (0 when none): a restarted engine numbers on from it. */
+export async function highestRecordedJobNumber(workdir: string): Promise<number> {
+  let files: string[];
+  try {
+    files = (await readdir(recordsFolder(workdir))).filter((file) => file.endsWith(".json"));
+  } catch {
+    return 0;
+  }
+  let highest = 0;
+  for (const file of files) {
+    try {
+      const { name } = JSON.parse(await readFile(join(recordsFolder(workdir), file), "utf8")) as { name?: unknown };
+      if (typeof name === "string") highest = Math.max(highest, jobNumberOf(name));
+    } catch {
+      // A record being written or left broken says nothing about numbers.
+    }
+  }
+  return highest;
 }
 
 /** Forgets a job's record (its result has been delivered). */

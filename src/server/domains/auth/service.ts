@@ -3,9 +3,12 @@
  * the caller's sessions, password and personal access tokens, and account management by administrators.
  * Free of HTTP: routes and the authentication middleware call it with plain values. A deleted account's
  * sessions and tokens go with it (the store cascades), and roles are read on every request, so deleting or
- * demoting a user takes effect on their next request.
+ * demoting a user takes effect on their next request. What outlives a request (an open event stream) is
+ * told of every ended credential and changed account through `onCredentialChange`, and re-checks its
+ * credential with `currentCaller`.
  */
 import type { Caller } from "../../caller.js";
+import type { CredentialChange, CredentialRef } from "../../credential-changes.js";
 import { ServiceError } from "../../errors.js";
 import type { Authentication } from "../../middleware/authentication.js";
 import type { Logger } from "../../logger.js";
@@ -80,6 +83,8 @@ const failedSignIn = () =>
 
 /** Sign-in and accounts over a store. */
 export class AuthService {
+  private readonly listeners: ((change: CredentialChange) => void)[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly settings: SessionSettings = { ttlMs: DEFAULT_SESSION_TTL_MS },
@@ -88,6 +93,35 @@ export class AuthService {
 
   private iso(offsetMs = 0): string {
     return new Date(this.now() + offsetMs).toISOString();
+  }
+
+  /** Calls `listener` after every change that ends a credential or changes what an account may do, in this process. */
+  onCredentialChange(listener: (change: CredentialChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private notify(change: CredentialChange): void {
+    // A listener that fails must not undo a sign-out or a revocation that has already been stored.
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // The periodic re-check of long-lived requests is the backstop.
+      }
+    }
+  }
+
+  /**
+   * Who a credential stands for now, or null when it no longer works (signed out, revoked, expired, the
+   * account gone). Unlike `authenticate` it neither renews nor touches anything: an open event stream
+   * re-checks with it, and must not keep an unused session alive.
+   */
+  async currentCaller(credential: CredentialRef): Promise<Caller | null> {
+    const now = this.now();
+    const held = credential.via === "session" ? await this.store.getSession(credential.id) : await this.store.getAccessToken(credential.id);
+    if (!held || (held.expires_at !== null && Date.parse(held.expires_at) <= now)) return null;
+    const user = await this.userOrNull(held.user_id);
+    return user ? callerFromUser(user) : null;
   }
 
   /** Checks a username and password and opens a session. AUTH_FAILED for either being wrong (never which). */
@@ -156,6 +190,7 @@ export class AuthService {
   /** Ends a session. */
   async logout(sessionId: string): Promise<void> {
     await this.store.deleteSession(sessionId);
+    this.notify({ kind: "session-ended", sessionId });
   }
 
   /** The caller's account. */
@@ -184,6 +219,7 @@ export class AuthService {
     const session = await this.store.getSession(sessionId);
     if (!session || session.user_id !== userId) throw new ServiceError(404, "NOT_FOUND", `no session ${sessionId}`, { suggestion: "GET /api/auth/sessions lists your sessions" });
     await this.store.deleteSession(sessionId);
+    this.notify({ kind: "session-ended", sessionId });
   }
 
   /** Changes the caller's password after checking the current one; ends their other sessions. */
@@ -195,7 +231,9 @@ export class AuthService {
     }
     checkNewPassword(newPassword, "new_password");
     await this.store.updateUser(userId, { password_hash: await hashPassword(newPassword) });
-    return { sessions_ended: await this.store.deleteUserSessions(userId, currentSessionId ?? undefined) };
+    const ended = await this.store.deleteUserSessions(userId, currentSessionId ?? undefined);
+    this.notify({ kind: "sessions-ended", userId, exceptSessionId: currentSessionId });
+    return { sessions_ended: ended };
   }
 
   /** Creates a personal access token; the token itself is in this answer only. */
@@ -221,6 +259,7 @@ export class AuthService {
     const token = await this.store.getAccessToken(tokenId);
     if (!token || token.user_id !== userId) throw new ServiceError(404, "NOT_FOUND", `no token ${tokenId}`, { suggestion: "GET /api/auth/tokens lists your tokens" });
     await this.store.deleteAccessToken(tokenId);
+    this.notify({ kind: "token-revoked", tokenId });
   }
 
   /** Every account. */
@@ -253,6 +292,7 @@ export class AuthService {
     });
     // A reset password (an account thought compromised) ends its sessions and revokes its tokens.
     if (patch.password !== undefined) await this.revokeCredentials(id);
+    if (patch.password !== undefined || updated.role !== user.role) this.notify({ kind: "account-changed", userId: id });
     return updated;
   }
 
@@ -261,6 +301,7 @@ export class AuthService {
     const user = await this.store.getUser(id);
     if (user.role === "admin") await this.keepOneAdministrator(id, "delete");
     await this.store.deleteUser(id);
+    this.notify({ kind: "account-changed", userId: id });
   }
 
   private async keepOneAdministrator(id: string, verb: "delete" | "demote"): Promise<void> {
@@ -291,6 +332,7 @@ export class AuthService {
     if (existing.role === "admin" && newRole !== "admin") await this.keepOneAdministrator(existing.id, "demote");
     const user = await this.store.updateUser(existing.id, { role: newRole, password_hash });
     await this.revokeCredentials(existing.id);
+    this.notify({ kind: "account-changed", userId: existing.id });
     await this.auditAccountChange(source, "user.update", user.id);
     return { user, created: false, changed: true };
   }

@@ -66,10 +66,11 @@ export const HpcStatusSchema = z
     checked_at: z.string().openapi({ description: "when the scheduler was read (answers are shared for 2 seconds)" }),
     partitions: z.array(PartitionSchema),
     nodes: z.array(NodeSchema),
-    jobs: z.array(JobSchema).openapi({ description: "jobs in the queue, in squeue's order (at most 1,000)" }),
+    jobs: z.array(JobSchema).openapi({ description: "jobs in the queue the caller may see, in squeue's order (at most 1,000)" }),
     total_jobs: z.number().int().openapi({ description: "jobs in the queue the caller may see, including those beyond the list" }),
     jobs_truncated: z.boolean(),
-    jobs_visibility: z.enum(["all", "own"]).openapi({ description: "all: everyone's jobs (like squeue); own: the cluster sets PrivateData=jobs, so non-administrators see only jobs of their own user name" }),
+    jobs_visibility: z.enum(["all", "own"]).openapi({ description: "all: every job in the queue (administrators); own: the jobs of the caller's own runs only" }),
+    other_jobs: z.number().int().openapi({ description: "jobs in the queue the caller does not see (other users' runs, jobs from outside strand), counted without any detail; 0 for administrators" }),
   })
   .openapi("HpcStatus");
 

@@ -1,14 +1,19 @@
 /**
- * The local scheduler's status for `GET /api/hpc`: SLURM's partitions, nodes and jobs, read with `sinfo`,
- * `squeue` and `scontrol show config` through their fixed-column `--Format` output (stable across SLURM
+ * The local scheduler's status for `GET /api/hpc`: SLURM's partitions, nodes and jobs, read with `sinfo`
+ * and `squeue` through their fixed-column `--Format` output (stable across SLURM
  * releases, unlike `--json`, whose shape changes with each data-parser version). Fields are split on the
  * ASCII unit separator, which job names and node reasons do not hold, and free-text fields come last.
  *
  * Every command runs as a subprocess with a time-out, so a hung controller never holds a request or the
  * event loop; one reading is shared by every request for a couple of seconds (and by requests that arrive
  * while it is under way), so a room of viewers refreshing their pages spawns a few processes, not hundreds.
+ *
+ * Job names are shown only to whom they concern: administrators see the whole queue; everyone else sees the
+ * jobs of their own runs (the engine names a run's jobs `strand-<run id>-<n>`, see the engine's
+ * scheduler-job-names.ts) and a count of the others, without names, users or anything else about them.
  */
 import { execa } from "execa";
+import { runIdOfJobName } from "../../../engine/run/cluster/scheduler-job-names.js";
 import type { Caller } from "../../caller.js";
 import type { HpcJob, HpcNode, HpcPartition, HpcStatus } from "./schemas.js";
 
@@ -37,8 +42,6 @@ export interface SchedulerSnapshot {
   partitions: HpcPartition[];
   nodes: HpcNode[];
   jobs: HpcJob[];
-  /** The cluster's `PrivateData` includes jobs: users may see only their own. */
-  privateJobs: boolean;
 }
 
 export interface SchedulerReaderOptions {
@@ -92,13 +95,12 @@ export class SchedulerReader {
   private async readNow(): Promise<SchedulerSnapshot> {
     this.readings++;
     const checkedAt = new Date().toISOString();
-    const empty = { checkedAt, partitions: [], nodes: [], jobs: [], privateJobs: false };
+    const empty = { checkedAt, partitions: [], nodes: [], jobs: [] };
     try {
-      const [partitions, nodes, jobs, config] = await Promise.all([
+      const [partitions, nodes, jobs] = await Promise.all([
         this.run("sinfo", ["--noheader", formatArgument(PARTITION_FIELDS)]),
         this.run("sinfo", ["--Node", "--noheader", formatArgument(NODE_FIELDS)]),
         this.run("squeue", ["--noheader", "--all", formatArgument(JOB_FIELDS)]),
-        this.run("scontrol", ["show", "config"]),
       ]);
       this.version ??= (await this.run("sinfo", ["--version"])).replace(/^slurm(-wlm)?\s+/i, "").trim() || undefined;
       return {
@@ -110,7 +112,6 @@ export class SchedulerReader {
         partitions: parsePartitions(partitions),
         nodes: parseNodes(nodes),
         jobs: parseJobs(jobs),
-        privateJobs: privateJobs(config),
       };
     } catch (error) {
       if (!(error instanceof SchedulerFailure)) throw error;
@@ -133,10 +134,47 @@ export class SchedulerReader {
   }
 }
 
-/** The status a caller receives: everything, except other users' jobs when the cluster keeps jobs private. */
-export function statusFor(snapshot: SchedulerSnapshot, caller: Caller): HpcStatus {
-  const ownOnly = snapshot.privateJobs && !caller.admin;
-  const visible = ownOnly ? snapshot.jobs.filter((job) => job.user === caller.username) : snapshot.jobs;
+/** How long the owners of runs are remembered at most (a run's owner never changes; the bound is for memory). */
+const REMEMBERED_OWNERS = 10_000;
+
+/**
+ * Who owns the runs named in the queue, looked up once per run: a dashboard refreshed every few seconds
+ * must not query the store for every job each time. Unknown ids (jobs named so from outside strand) are
+ * remembered as owned by nobody.
+ */
+export class RunOwners {
+  private readonly owners = new Map<string, string | null>();
+
+  constructor(private readonly ownerOf: (runId: string) => Promise<string | null>) {}
+
+  /** Those of `runIds` that `userId` owns. */
+  async ownedBy(userId: string, runIds: readonly string[]): Promise<Set<string>> {
+    const owned = new Set<string>();
+    for (const runId of runIds) {
+      let owner = this.owners.get(runId);
+      if (owner === undefined) {
+        owner = await this.ownerOf(runId);
+        if (this.owners.size >= REMEMBERED_OWNERS) this.owners.clear();
+        this.owners.set(runId, owner);
+      }
+      if (owner === userId) owned.add(runId);
+    }
+    return owned;
+  }
+}
+
+/** The run ids named by the queue's jobs (`strand-<run id>-<n>`), each once. */
+export function runIdsInQueue(snapshot: SchedulerSnapshot): string[] {
+  return [...new Set(snapshot.jobs.map((job) => runIdOfJobName(job.name)).filter((id): id is string => id !== undefined))];
+}
+
+/**
+ * The status a caller receives: partitions and nodes for everyone; the whole queue for administrators;
+ * for anyone else the jobs of the runs in `ownRunIds` (their own) and only a count of the rest.
+ */
+export function statusFor(snapshot: SchedulerSnapshot, caller: Caller, ownRunIds: ReadonlySet<string> = new Set()): HpcStatus {
+  const ownOnly = !caller.admin;
+  const visible = ownOnly ? snapshot.jobs.filter((job) => ownRunIds.has(runIdOfJobName(job.name) ?? "")) : snapshot.jobs;
   return {
     available: snapshot.available,
     scheduler: snapshot.scheduler,
@@ -149,6 +187,7 @@ export function statusFor(snapshot: SchedulerSnapshot, caller: Caller): HpcStatu
     total_jobs: visible.length,
     jobs_truncated: visible.length > MAX_LISTED_JOBS,
     jobs_visibility: ownOnly ? "own" : "all",
+    other_jobs: snapshot.jobs.length - visible.length,
   };
 }
 
@@ -279,13 +318,4 @@ function submittedAt(text: string): string | null {
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(text)) return null;
   const time = new Date(text);
   return Number.isNaN(time.getTime()) ? null : time.toISOString();
-}
-
-/** Whether `scontrol show config` says job details are private (PrivateData holds jobs, or all). */
-export function privateJobs(config: string): boolean {
-  const line = /^PrivateData\s*=\s*(.*)$/m.exec(config)?.[1] ?? "";
-  return line
-    .split(",")
-    .map((item) => item.trim().toLowerCase())
-    .some((item) => item === "jobs" || item === "all");
 }

@@ -8,6 +8,7 @@ import { jobDirectives, renderJobScript, type JobScriptRequest } from "../../../
 
 const BASE: JobScriptRequest = {
   name: "align_S1",
+  jobName: "strand-r1-7",
   threads: 8,
   memory: "16G",
   cwd: "/data/project",
@@ -23,7 +24,7 @@ const ERR = BASE.stderrPath;
 describe("SLURM directives", () => {
   it("writes every directive in the specified order", () => {
     expect(jobDirectives("slurm", BASE)).toEqual([
-      "#SBATCH --job-name=align_S1",
+      "#SBATCH --job-name=strand-r1-7",
       "#SBATCH --cpus-per-task=8",
       "#SBATCH --mem=16G",
       "#SBATCH --time=02:00:00",
@@ -38,7 +39,7 @@ describe("SLURM directives", () => {
 
   it("leaves out what the job does not set", () => {
     expect(jobDirectives("slurm", { ...BASE, threads: 1, memory: undefined, cluster: undefined })).toEqual([
-      "#SBATCH --job-name=align_S1",
+      "#SBATCH --job-name=strand-r1-7",
       "#SBATCH --cpus-per-task=1",
       `#SBATCH --output=${OUT}`,
       `#SBATCH --error=${ERR}`,
@@ -76,7 +77,7 @@ describe("SLURM directives", () => {
 describe("PBS directives", () => {
   it("joins the resources into one -l line", () => {
     expect(jobDirectives("pbs", BASE)).toEqual([
-      "#PBS -N align_S1",
+      "#PBS -N strand-r1-7",
       "#PBS -l nodes=1:ppn=8,mem=16G,walltime=02:00:00",
       "#PBS -q short",
       "#PBS -A lab42",
@@ -89,7 +90,7 @@ describe("PBS directives", () => {
 
   it("adds gpu= to the resources and writes a GPU model as a comment", () => {
     expect(jobDirectives("pbs", { ...BASE, cluster: { gpu_spec: { count: 2, model: "a100" }, walltime: "36h", extra_args: [] } })).toEqual([
-      "#PBS -N align_S1",
+      "#PBS -N strand-r1-7",
       "#PBS -l nodes=1:ppn=8,mem=16G,gpu=2,walltime=36:00:00",
       "# GPU model requested: a100",
       `#PBS -o ${OUT}`,
@@ -108,7 +109,7 @@ describe("PBS directives", () => {
 describe("SGE directives", () => {
   it("writes separate -l lines and no account", () => {
     expect(jobDirectives("sge", { ...BASE, cluster: { ...BASE.cluster!, gpu: 1 } })).toEqual([
-      "#$ -N align_S1",
+      "#$ -N strand-r1-7",
       "#$ -pe smp 8",
       "#$ -l h_vmem=16G",
       "#$ -l gpu=1",
@@ -125,7 +126,7 @@ describe("SGE directives", () => {
 describe("LSF directives", () => {
   it("writes -W in minutes and no account", () => {
     expect(jobDirectives("lsf", { ...BASE, cluster: { ...BASE.cluster!, gpu_spec: { count: 2, model: "a100" } } })).toEqual([
-      "#BSUB -J align_S1",
+      "#BSUB -J strand-r1-7",
       "#BSUB -n 8",
       "#BSUB -M 16G",
       '#BSUB -gpu "num=2"',
@@ -155,7 +156,7 @@ describe("the script", () => {
     expect(text).toBe(
       [
         "#!/bin/bash",
-        "#SBATCH --job-name=align_S1",
+        "#SBATCH --job-name=strand-r1-7",
         "#SBATCH --cpus-per-task=8",
         "#SBATCH --mem=16G",
         `#SBATCH --output=${OUT}`,

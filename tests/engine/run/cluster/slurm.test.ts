@@ -128,7 +128,10 @@ describe.skipIf(!slurm)("ClusterExecutor on a real SLURM cluster", () => {
 
     // The job script is kept in the run folder; the records are gone once the results are delivered.
     const script = readFileSync(join(workdir, ".strand/runs/r1/jobs/hello_S1/job.sh"), "utf8");
-    expect(script).toContain("#SBATCH --job-name=hello_S1\n#SBATCH --cpus-per-task=1\n#SBATCH --mem=100M\n");
+    // Named by rule and submission number (no --run-id here), never by the instance name with its sample.
+    expect(script).toMatch(/^#SBATCH --job-name=hello-[123]\n#SBATCH --cpus-per-task=1\n#SBATCH --mem=100M\n/m);
+    const numbers = ["hello_S1", "broken_S1", "slow_S1"].map((job) => Number(/--job-name=[a-z]+-(\d+)$/m.exec(readFileSync(join(workdir, `.strand/runs/r1/jobs/${job}/job.sh`), "utf8"))?.[1]));
+    expect(numbers.sort()).toEqual([1, 2, 3]);
     expect(readFileSync(join(workdir, ".strand/runs/r1/jobs/hello_S1/job.id"), "utf8")).toBe(`${ok.started[0]}\n`);
     expect(existsSync(recordPath(workdir, "hello_S1"))).toBe(false);
 
@@ -269,7 +272,7 @@ describe.skipIf(!slurm)("ClusterExecutor on a real SLURM cluster", () => {
     await until(() => before.started.length === 1, "the submission");
     const id = before.started[0]!;
     const record = JSON.parse(readFileSync(recordPath(workdir, "adopt_S1"), "utf8")) as SubmissionRecord;
-    expect(record).toMatchObject({ id, backend: "slurm", fingerprint: job.fingerprint, attempt: 1 });
+    expect(record).toMatchObject({ id, name: "adopt-1", backend: "slurm", fingerprint: job.fingerprint, attempt: 1 });
     expect(Number.isNaN(Date.parse(record.submitted_at))).toBe(false);
 
     // The engine goes away: the old executor stops waiting, the record stays.
@@ -286,6 +289,25 @@ describe.skipIf(!slurm)("ClusterExecutor on a real SLURM cluster", () => {
     expect(calls("sbatch")).toHaveLength(1);
     expect(readFileSync(join(workdir, "adopted.txt"), "utf8")).toBe("adopted\n");
     expect(existsSync(recordPath(workdir, "adopt_S1"))).toBe(false);
+  });
+
+  it("names a given run's jobs strand-<run id>-<n>, and a restarted engine numbers on after the jobs it may adopt", async () => {
+    const workdir = tempDir();
+    const { env } = shims();
+    const first = executor(workdir, env, { runId: "run-42" });
+    const waiting = spec(workdir, "wait_PATIENT-0042", "sleep 3");
+    const before = start(first, waiting);
+    await until(() => before.started.length === 1, "the submission");
+    await first.close();
+    const second = executor(workdir, env, { runId: "run-42" });
+    const fresh = start(second, spec(workdir, "next_PATIENT-0042", "true"));
+    const adopted = start(second, waiting);
+    await Promise.all([fresh.result, adopted.result]);
+    await second.close();
+    const nameOf = (job: string) => /^#SBATCH --job-name=(.*)$/m.exec(readFileSync(join(workdir, `.strand/runs/r1/jobs/${job}/job.sh`), "utf8"))?.[1];
+    expect(nameOf("wait_PATIENT-0042")).toBe("strand-run-42-1");
+    expect(nameOf("next_PATIENT-0042")).toBe("strand-run-42-2");
+    expect(adopted.started).toEqual(before.started);
   });
 
   it("adopts a job that succeeded while the engine was down, and resubmits one that failed", async () => {

@@ -12,7 +12,7 @@ import type { ServiceMode } from "../../../../src/server/app.js";
 import type { Caller } from "../../../../src/server/caller.js";
 import { hashPassword } from "../../../../src/server/domains/auth/passwords.js";
 import type { HpcStatus } from "../../../../src/server/domains/cluster/schemas.js";
-import { parseJobs, parseNodes, parsePartitions, privateJobs, statusFor, type SchedulerSnapshot } from "../../../../src/server/domains/cluster/service.js";
+import { parseJobs, parseNodes, parsePartitions, RunOwners, runIdsInQueue, statusFor, type SchedulerSnapshot } from "../../../../src/server/domains/cluster/service.js";
 import type { SchedulerReaderOptions } from "../../../../src/server/domains/cluster/service.js";
 import type { UserRole } from "../../../../src/server/store/store.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
@@ -33,13 +33,18 @@ async function serviceAs(mode: ServiceMode, role: UserRole = "user", scheduler?:
   const service = await startTestService({ mode, scheduler });
   services.push(service);
   if (mode === "personal") return { service, headers: {} };
+  return { service, headers: await signedIn(service, role) };
+}
+
+/** A bearer header of a new account of `role` on `service`. */
+async function signedIn(service: TestService, role: UserRole): Promise<Record<string, string>> {
   const username = `${role}-${randomUUID().slice(0, 8)}`;
   const password = "a long enough password";
   await service.store.createUser({ username, role, password_hash: await hashPassword(password) });
   const login = await fetch(`${service.url}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password }) });
   expect(login.status).toBe(200);
   const { token } = (await login.json()) as { token: string };
-  return { service, headers: { Authorization: `Bearer ${token}` } };
+  return { Authorization: `Bearer ${token}` };
 }
 
 async function hpcStatus(service: TestService, headers: Record<string, string>): Promise<HpcStatus> {
@@ -52,7 +57,7 @@ async function hpcStatus(service: TestService, headers: Record<string, string>):
 function fakeScheduler(body: string): { env: NodeJS.ProcessEnv; calls: () => string[] } {
   const dir = tempDir();
   const log = join(dir, "calls.log");
-  for (const program of ["sinfo", "squeue", "scontrol"]) {
+  for (const program of ["sinfo", "squeue"]) {
     chmodSync(writeFile(dir, `bin/${program}`, `#!/bin/sh\necho "${program} $*" >> "${log}"\n${body}\n`), 0o755);
   }
   return { env: { PATH: `${join(dir, "bin")}:/usr/bin:/bin` }, calls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []) };
@@ -112,13 +117,13 @@ describe("GET /api/hpc without a working scheduler", () => {
     const { service, headers } = await serviceAs("hpc", "viewer", { env: fake.env });
     const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${service.url}/api/hpc`, { headers })));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
-    expect(fake.calls().map((call) => call.split(" ")[0]).sort()).toEqual(["scontrol", "sinfo", "sinfo", "squeue"]);
+    expect(fake.calls().map((call) => call.split(" ")[0]).sort()).toEqual(["sinfo", "sinfo", "squeue"]);
   });
 });
 
 describe.skipIf(!slurm)("GET /api/hpc against the real SLURM cluster", () => {
-  it("lists a submitted sleep job with its partition and state, the node and the default partition", async () => {
-    const { service, headers } = await serviceAs("hpc", "viewer");
+  it("lists a submitted sleep job with its partition and state, the node and the default partition (to an administrator)", async () => {
+    const { service, headers } = await serviceAs("hpc", "admin");
     const name = `strand-hpc-${randomUUID().slice(0, 8)}`;
     const submitted = await execa("sbatch", ["--parsable", `--job-name=${name}`, "--time=5", "--output=/dev/null", "--wrap", "sleep 120"]);
     const jobId = String(submitted.stdout).trim().split(";")[0]!;
@@ -160,6 +165,14 @@ describe.skipIf(!slurm)("GET /api/hpc against the real SLURM cluster", () => {
       expect(node!.memory_total_mb).toBeGreaterThan(0);
       expect(node!.memory_allocated_mb).toBeGreaterThan(0);
       expect(status!.total_jobs).toBe(status!.jobs.length);
+      expect(status!.other_jobs).toBe(0);
+      // A viewer sees the cluster's shape and that a job is there, not the job.
+      const seen = await hpcStatus(service, await signedIn(service, "viewer"));
+      expect(seen.jobs.map((job) => job.id)).not.toContain(jobId);
+      expect(seen).toMatchObject({ jobs_visibility: "own", total_jobs: 0 });
+      expect(seen.other_jobs).toBeGreaterThanOrEqual(1);
+      expect(seen.partitions).toEqual(status!.partitions.map((partition) => expect.objectContaining({ name: partition.name })));
+      expect(JSON.stringify(seen)).not.toContain(name);
     } finally {
       await execa("scancel", [jobId], { reject: false });
     }
@@ -196,15 +209,28 @@ describe("reading sinfo and squeue output", () => {
     expect(job!.submitted_at).toBe(new Date("2026-01-02T03:04:05").toISOString());
   });
 
-  it("shows non-administrators only their own jobs when the cluster sets PrivateData=jobs", () => {
-    expect(privateJobs("PrivateData             = none\n")).toBe(false);
-    expect(privateJobs("PrivateData             = accounts,jobs,usage\n")).toBe(true);
-    const jobs = parseJobs([`1${S}alice${S}b${S}RUNNING${S}1:00${S}5:00${S}1${S}1${S}n01${S}None${S}N/A${S}a`, `2${S}bob${S}b${S}RUNNING${S}1:00${S}5:00${S}1${S}1${S}n01${S}None${S}N/A${S}b`].join("\n"));
-    const snapshot: SchedulerSnapshot = { available: true, scheduler: "slurm", version: "22.05.8", message: null, checkedAt: new Date().toISOString(), partitions: [], nodes: [], jobs, privateJobs: true };
+  it("shows administrators every job and anyone else the jobs of their own runs, with a count of the rest", async () => {
+    const line = (id: string, user: string, name: string) => `${id}${S}${user}${S}b${S}RUNNING${S}1:00${S}5:00${S}1${S}1${S}n01${S}None${S}N/A${S}${name}`;
+    const jobs = parseJobs(
+      [line("1", "svc", "strand-run-a-1"), line("2", "svc", "strand-run-b-1"), line("3", "svc", "strand-run-a-2"), line("4", "alice", "align_PATIENT-7"), line("5", "svc", "strand-unknown-3")].join("\n"),
+    );
+    const snapshot: SchedulerSnapshot = { available: true, scheduler: "slurm", version: "22.05.8", message: null, checkedAt: new Date().toISOString(), partitions: [], nodes: [], jobs };
+    expect(runIdsInQueue(snapshot)).toEqual(["run-a", "run-b", "unknown"]);
+    const lookups: string[] = [];
+    const owners = new RunOwners(async (runId) => {
+      lookups.push(runId);
+      return ({ "run-a": "u1", "run-b": "u2" } as Record<string, string>)[runId] ?? null;
+    });
     const alice: Caller = { id: "u1", username: "alice", role: "user", admin: false };
-    const admin: Caller = { id: "u2", username: "root", role: "admin", admin: true };
-    expect(statusFor(snapshot, alice)).toMatchObject({ jobs_visibility: "own", total_jobs: 1, jobs: [{ id: "1", user: "alice" }] });
-    expect(statusFor(snapshot, admin)).toMatchObject({ jobs_visibility: "all", total_jobs: 2 });
-    expect(statusFor({ ...snapshot, privateJobs: false }, alice)).toMatchObject({ jobs_visibility: "all", total_jobs: 2 });
+    const admin: Caller = { id: "u9", username: "root", role: "admin", admin: true };
+    const own = await owners.ownedBy(alice.id, runIdsInQueue(snapshot));
+    expect([...own]).toEqual(["run-a"]);
+    // A run's owner is looked up once, however often the dashboard asks.
+    await owners.ownedBy("u2", runIdsInQueue(snapshot));
+    expect(lookups).toEqual(["run-a", "run-b", "unknown"]);
+    // The strand user "alice" does not see the Unix user alice's job: names are matched by run, never by user.
+    expect(statusFor(snapshot, alice, own)).toMatchObject({ jobs_visibility: "own", total_jobs: 2, other_jobs: 3, jobs: [{ id: "1" }, { id: "3" }] });
+    expect(statusFor(snapshot, admin)).toMatchObject({ jobs_visibility: "all", total_jobs: 5, other_jobs: 0 });
+    expect(statusFor(snapshot, { ...alice, role: "viewer" })).toMatchObject({ jobs: [], total_jobs: 0, other_jobs: 5 });
   });
 });
