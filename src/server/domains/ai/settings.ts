@@ -4,7 +4,7 @@
  * write-only: it is never returned, logged or put in an error. Settings resolve into the provider chain
  * the harness calls (the caller's own, then the shared one or the environment's, then discovered ones).
  */
-import { AddressRefusal, vetHost } from "../../../engine/notify/public-address.js";
+import { AddressRefusal, vetHost, type AddressLookup } from "../../../engine/notify/public-address.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { SERVER_AI_SCOPE, type AiSettingsRecord, type Store } from "../../store/store.js";
@@ -54,13 +54,15 @@ export class AiSettings {
   constructor(
     private readonly store: AiSettingsStore,
     private readonly sealer: KeySealer,
-    private readonly options: { env: NodeJS.ProcessEnv; mode: "personal" | "team" | "hpc" },
+    private readonly options: { env: NodeJS.ProcessEnv; mode: "personal" | "team" | "hpc"; lookup?: AddressLookup },
   ) {}
 
   /** The usable providers for this caller, in chain order (empty: AI is not configured). */
   async chainFor(caller: Caller): Promise<ProviderCandidate[]> {
     const [user, server] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE)]);
-    return providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, env: this.options.env });
+    const chain = providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, env: this.options.env });
+    // Each call is held to the rule the URL was saved under (for the caller as they are now), with the same resolver.
+    return chain.map((candidate) => ({ ...candidate, reach: { allowPrivate: candidate.source === "user" ? this.mayUsePrivate(caller) : candidate.reach.allowPrivate, lookup: this.options.lookup } }));
   }
 
   /** The read view for a caller (no key, ever). */
@@ -93,7 +95,7 @@ export class AiSettings {
     if (apiUrl !== null) {
       const host = checkUrl(apiUrl);
       // A user's own URL is reached from the server: in a shared service it must be a public address.
-      if (this.options.mode !== "personal" && !caller.admin) await publicOnly(host, this.options.env);
+      if (!this.mayUsePrivate(caller)) await publicOnly(host, this.options.lookup);
     }
     const existing = await this.store.getAiSettings(scope);
     // A change without a key keeps the stored one when the provider stays the same (change the model alone).
@@ -115,6 +117,11 @@ export class AiSettings {
     }
     if (!caller.id) throw new ServiceError(401, "AUTH_REQUIRED", "sign in to keep your own AI settings");
     return caller.id;
+  }
+
+  /** Whether this caller's own provider may be at a private address: personal mode, administrators, or SERVICE_AI_ALLOW_PRIVATE_URLS=1. */
+  private mayUsePrivate(caller: Caller): boolean {
+    return this.options.mode === "personal" || caller.admin || this.options.env.SERVICE_AI_ALLOW_PRIVATE_URLS === "1";
   }
 
   private mayChangeServer(caller: Caller): boolean {
@@ -143,9 +150,9 @@ function blankToNull(value: string | null | undefined): string | null {
   return text ? text : null;
 }
 
-async function publicOnly(host: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function publicOnly(host: string, lookup: AddressLookup | undefined): Promise<void> {
   try {
-    await vetHost(host, { allowPrivate: env.SERVICE_AI_ALLOW_PRIVATE_URLS === "1" });
+    await vetHost(host, { lookup });
   } catch (error) {
     if (!(error instanceof AddressRefusal)) throw error;
     throw new ServiceError(400, "INVALID_URL", error.reason === "dns" ? "api_url's host does not resolve" : `api_url points at a ${error.category ?? "non-public"} address, which a shared service does not call for its users`, {
