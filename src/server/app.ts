@@ -421,7 +421,7 @@ export function createApp(options: AppOptions): ServiceApp {
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
-  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir() });
+  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), shared: options.dataRoots });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
     // An error message may quote a server path (a file that is missing, say): only administrators see it.
