@@ -1513,11 +1513,13 @@ export interface components {
             name: string;
         };
         AiConfig: {
+            /** @description where the first provider is called; null unless it is your own or you are an administrator */
             api_url: string | null;
             can_change_server: boolean;
             /** @description every usable provider, in the order they are tried */
             chain: {
-                api_url: string;
+                /** @description where it is called; null unless it is your own provider or you are an administrator */
+                api_url: string | null;
                 model: string;
                 provider: string;
                 source: string;
@@ -1526,7 +1528,7 @@ export interface components {
             model: string | null;
             /** @description the provider that answers first for you; null when none is usable */
             provider: string | null;
-            /** @description the shared settings saved through this API (never the key) */
+            /** @description the shared settings saved through this API (never the key; api_url only for administrators) */
             server: {
                 api_url: string | null;
                 has_api_key: boolean;

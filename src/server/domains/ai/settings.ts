@@ -35,7 +35,7 @@ export interface AiConfigView {
   api_url: string | null;
   is_configured: boolean;
   source: string | null;
-  chain: { provider: string; model: string; api_url: string; source: string }[];
+  chain: { provider: string; model: string; api_url: string | null; source: string }[];
   server: StoredView | null;
   user: StoredView | null;
   can_change_server: boolean;
@@ -65,18 +65,27 @@ export class AiSettings {
     return chain.map((candidate) => ({ ...candidate, reach: { allowPrivate: candidate.source === "user" ? this.mayUsePrivate(caller) : candidate.reach.allowPrivate, lookup: this.options.lookup } }));
   }
 
-  /** The read view for a caller (no key, ever). */
+  /**
+   * The read view for a caller (no key, ever). Where the shared, the operator's and discovered providers are
+   * is for administrators (an address inside the network is no one else's business): others see null for
+   * their URLs, and their own provider's URL.
+   */
   async view(caller: Caller): Promise<AiConfigView> {
     const [user, server, chain] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE), this.chainFor(caller)]);
-    const first = chain[0] ? describeCandidate(chain[0]) : null;
+    const entries = chain.map((candidate) => {
+      const entry = describeCandidate(candidate);
+      return caller.admin || candidate.source === "user" ? entry : { ...entry, api_url: null };
+    });
+    const first = entries[0] ?? null;
+    const shared = server ? storedView(server) : null;
     return {
       provider: first?.provider ?? null,
       model: first?.model ?? null,
       api_url: first?.api_url ?? null,
       is_configured: chain.length > 0,
       source: first?.source ?? null,
-      chain: chain.map((candidate) => describeCandidate(candidate)),
-      server: server ? storedView(server) : null,
+      chain: entries,
+      server: shared && !caller.admin ? { ...shared, api_url: null } : shared,
       user: user && caller.id !== SERVER_AI_SCOPE ? storedView(user) : null,
       can_change_server: this.mayChangeServer(caller),
     };
