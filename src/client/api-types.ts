@@ -2330,6 +2330,7 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "user" | "viewer";
+            /** @description letters and digits with single dots, dashes or underscores between them; 409 when taken or when it looks like an existing name (compared without case and marks) */
             username: string;
         };
         OptimizeRequest: {
@@ -12092,7 +12093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the username is taken */
+            /** @description the username is taken, or looks like a taken one */
             409: {
                 headers: {
                     [name: string]: unknown;
