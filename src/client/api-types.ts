@@ -1513,11 +1513,13 @@ export interface components {
             name: string;
         };
         AiConfig: {
+            /** @description where the first provider is called; null unless it is your own or you are an administrator */
             api_url: string | null;
             can_change_server: boolean;
             /** @description every usable provider, in the order they are tried */
             chain: {
-                api_url: string;
+                /** @description where it is called; null unless it is your own provider or you are an administrator */
+                api_url: string | null;
                 model: string;
                 provider: string;
                 source: string;
@@ -1526,7 +1528,7 @@ export interface components {
             model: string | null;
             /** @description the provider that answers first for you; null when none is usable */
             provider: string | null;
-            /** @description the shared settings saved through this API (never the key) */
+            /** @description the shared settings saved through this API (never the key; api_url only for administrators) */
             server: {
                 api_url: string | null;
                 has_api_key: boolean;
@@ -2330,6 +2332,7 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "user" | "viewer";
+            /** @description letters and digits with single dots, dashes or underscores between them; 409 when taken or when it looks like an existing name (compared without case and marks) */
             username: string;
         };
         OptimizeRequest: {
@@ -12092,7 +12095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the username is taken */
+            /** @description the username is taken, or looks like a taken one */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -56,6 +56,7 @@ import { CallGate } from "./domains/ai/harness.js";
 import type { AiContext } from "./domains/ai/service.js";
 import { chatRoutes } from "./domains/chat/routes.js";
 import { AiSettings, type KeySealer } from "./domains/ai/settings.js";
+import type { AddressLookup } from "../engine/notify/public-address.js";
 import { providerChain } from "./domains/ai/providers.js";
 import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
 import type { AiKnowledge } from "./domains/ai/read-tools.js";
@@ -142,6 +143,8 @@ export interface AppOptions {
   aiKnowledge?: AiKnowledge;
   /** How long one AI provider may take for one call before the next is tried (`SERVICE_AI_TIMEOUT`, default 180 s). */
   aiTimeoutMs?: number;
+  /** How AI provider hosts are resolved when saved and when called (default: the system resolver; tests rebind names). */
+  aiProviderLookup?: AddressLookup;
   /** `SERVICE_DATA_ROOTS`: folders callers may read with the data helpers (jobs read them too). */
   dataRoots?: string[];
   /** `SERVICE_REFERENCE_ROOTS`: folders searched for reference genomes (default none). */
@@ -353,7 +356,7 @@ export function createApp(options: AppOptions): ServiceApp {
     (error: unknown) => log(`run recovery failed: ${error instanceof Error ? error.message : String(error)}`),
   );
   const env = options.env ?? process.env;
-  const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ env, configDir: options.configDir ?? licenseConfigDir(env) })), { env, mode });
+  const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ env, configDir: options.configDir ?? licenseConfigDir(env) })), { env, mode, lookup: options.aiProviderLookup });
   const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits };
   const aiContext: AiContext = {
     settings: aiSettings,
@@ -427,7 +430,7 @@ export function createApp(options: AppOptions): ServiceApp {
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
-  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir() });
+  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), shared: options.dataRoots });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
     // An error message may quote a server path (a file that is missing, say): only administrators see it.

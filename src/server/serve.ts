@@ -2,7 +2,8 @@
  * Starts the service on `@hono/node-server` and stops it cleanly on SIGINT/SIGTERM.
  */
 import { chmodSync, mkdirSync, statSync } from "node:fs";
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
+import { serveApp } from "./adapter-requests.js";
 import { createApp, prepareAccounts } from "./app.js";
 import type { ServiceConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -67,7 +68,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
       void store.close();
       reject(error);
     };
-    const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+    const server: ServerType = serveApp(app.fetch, { hostname: config.host, port: config.port }, (info) => {
       server.off("error", onError);
       const host = config.host.includes(":") ? `[${config.host}]` : config.host;
       logger.info({ url: `http://${host}:${info.port}`, mode: config.mode, storage: store.kind, version }, "service started");

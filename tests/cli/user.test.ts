@@ -81,4 +81,18 @@ describe("strand user and SERVICE_ADMIN_PASSWORD", () => {
     expect(open.exitCode).toBe(2);
     expect(open.stderr).toMatch(/personal mode has no sign-in.*SERVICE_MODE=team/);
   });
+
+  it("strand user add refuses a name ending in a mark, and one that looks like an existing account", async () => {
+    const env = { SERVICE_DATA_DIR: data.path("look-alikes") };
+    expect((await runStrand(["user", "add", "bob", "--role", "admin"], { env })).exitCode).toBe(0);
+    const trailing = await runStrand(["user", "add", "alice."], { env });
+    expect(trailing.exitCode).toBe(1);
+    expect(trailing.stderr).toMatch(/'alice\.' is not a valid username/);
+    const twin = await runStrand(["user", "add", "B.ob"], { env });
+    expect(twin.exitCode).toBe(1);
+    expect(twin.stderr).toMatch(/'B\.ob' looks like the existing account 'bob'/);
+    // The account itself is still found under its own name (a password reset).
+    expect((await runStrand(["user", "add", "bob"], { env })).stdout).toMatch(/^updated admin 'bob'/);
+    expect((await runStrand(["user", "list"], { env })).stdout.trim().split("\n")).toHaveLength(1);
+  });
 });

@@ -324,6 +324,9 @@ describe.skipIf(CHROMIUM_PATH === undefined)("AI settings in team mode", () => {
     await chain.getByRole("row").nth(1).getByText("your own settings").waitFor();
     expect(await chain.getByRole("row").nth(1).innerText()).toContain("gpt-4o");
     expect(await chain.getByRole("row").nth(2).innerText()).toContain("claude-shared");
+    // Where the shared provider is, is the administrators' business.
+    expect(await chain.getByRole("row").nth(2).innerText()).toContain("shown to administrators");
+    expect(await page.content()).not.toContain("api.anthropic.com");
     expect(await page.content()).not.toContain("sk-user-own");
     expect(await web.accessibilityViolations(page)).toEqual([]);
     await page.close();

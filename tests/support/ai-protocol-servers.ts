@@ -51,6 +51,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Pause between streamed chunks. */
   chunkDelayMs?: number;
+  /** Answer `307 Temporary Redirect` to this URL instead (a provider, or something in its way, sending the client elsewhere). */
+  redirectTo?: string;
 }
 
 /** One request a server received. */
@@ -155,6 +157,10 @@ export async function startProtocolServer(protocol: Protocol, script?: ScriptedR
     if (scripted.delayMs) await reply.pause(scripted.delayMs);
     if (reply.cancelled) return;
 
+    if (scripted.redirectTo !== undefined) {
+      await reply.json(307, { message: "moved" }, { location: scripted.redirectTo, ...scripted.headers });
+      return;
+    }
     if (scripted.status !== undefined && scripted.status >= 400) {
       const body = scripted.errorBody ?? errorShape(protocol, scripted.status, scripted.errorMessage);
       await reply.json(scripted.status, body, scripted.headers);

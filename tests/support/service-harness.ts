@@ -2,7 +2,8 @@
  * A real service for tests: the app on `@hono/node-server`, on 127.0.0.1 and a free port, so requests go
  * through a real socket (client addresses, compression, headers) exactly as in production.
  */
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
+import { serveApp } from "../../src/server/adapter-requests.js";
 import { createApp, type AppOptions } from "../../src/server/app.js";
 import { createLogger } from "../../src/server/logger.js";
 import type { RunSupervisor } from "../../src/server/runner/supervisor.js";
@@ -44,7 +45,7 @@ export async function startTestService(options: Partial<AppOptions> = {}): Promi
   const { app, supervisor, store: appStore } = createApp({ version: "9.9.9-test", logger, dataDir: temp?.dataDir, ...options, store });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
+    server = serveApp(app.fetch, { hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
   });
   return {
     url: `http://127.0.0.1:${port}`,

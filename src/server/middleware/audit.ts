@@ -8,7 +8,8 @@
  * Handlers name the action and resource with `noteAudit` (which also records a read, such as the callback
  * of a sign-in with an identity provider); otherwise the entry says `<METHOD> <path>`.
  * Request bodies, headers and query strings are never recorded (a password, a token, a license or a
- * pipeline is not audit material).
+ * pipeline is not audit material), and neither is a credential in the path: a share link's token is
+ * recorded as `{token}` (a refused revocation would otherwise keep a live link in the log).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { callerOf } from "../caller.js";
@@ -43,6 +44,44 @@ export interface AuditOptions {
   warn?: (line: string) => void;
 }
 
+/**
+ * The routes with a credential in their path, as segments: `*` is any one segment, `{token}` the credential.
+ * Matched on the decoded segments, case-insensitively and as a prefix, so every spelling that reaches (or
+ * nearly reaches) such a route is masked.
+ */
+const CREDENTIAL_ROUTES = [
+  ["api", "share", "{token}"],
+  ["api", "pipelines", "*", "share", "{token}"],
+];
+
+/** A segment shaped like a share token (24 random bytes in base64url), wherever it appears. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}$/;
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The path as the audit log keeps it: every credential segment replaced by `{token}`. */
+export function auditedPath(path: string): string {
+  const raw = path.split("/");
+  // Indexes of the non-empty segments, so `/api//share/x` is judged as `/api/share/x`.
+  const present = raw.flatMap((segment, index) => (segment === "" ? [] : [index]));
+  const masked = new Set(present.filter((index) => TOKEN_SHAPE.test(decoded(raw[index]!))));
+  for (const route of CREDENTIAL_ROUTES) {
+    const matches = route.every((part, at) => {
+      const index = present[at];
+      if (index === undefined) return part === "{token}"; // the route's own path without its token holds none
+      return part === "*" || part === "{token}" || decoded(raw[index]!).toLowerCase() === part;
+    });
+    if (matches) route.forEach((part, at) => part === "{token}" && present[at] !== undefined && masked.add(present[at]));
+  }
+  return raw.map((segment, index) => (masked.has(index) ? "{token}" : segment)).join("/");
+}
+
 /** Refusals: no or bad credentials, a role or origin not allowed, a limit reached. */
 const DENIED = new Set([401, 403, 429]);
 
@@ -69,7 +108,7 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
       await options.store.appendAudit({
         actor: callerOf(c).id || null,
         method: c.req.method,
-        path,
+        path: auditedPath(path),
         status: c.res.status,
         result: note?.result ?? resultOf(c),
         action: note?.action,
@@ -78,7 +117,7 @@ export function auditTrail(options: AuditOptions): MiddlewareHandler {
         detail: (c.get("requestId") as string | undefined) ?? null,
       });
     } catch (error) {
-      warn(`WARN audit entry for ${c.req.method} ${path} not written: ${(error as Error).message}`);
+      warn(`WARN audit entry for ${c.req.method} ${auditedPath(path)} not written: ${(error as Error).message}`);
     }
   };
 }

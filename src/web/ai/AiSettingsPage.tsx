@@ -122,7 +122,7 @@ function ChainCard({ config, canTest }: { config: AiConfig; canTest: boolean }) 
                 </td>
                 <th scope="row">{entry.provider}</th>
                 <td className="mono">{entry.model}</td>
-                <td className="mono ai-url">{entry.api_url}</td>
+                <td className="mono ai-url">{entry.api_url ?? <span className="muted">shown to administrators</span>}</td>
                 <td>{SOURCES[entry.source] ?? entry.source}</td>
               </tr>
             ))}

@@ -10,6 +10,8 @@ import { createDeepSeek } from "@ai-sdk/deepseek";
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, type LanguageModel } from "ai";
 import { createOllama } from "ollama-ai-provider-v2";
+import { pinnedFetch } from "../../outbound/pinned-fetch.js";
+import { OutboundRefusal, type OutboundPolicy } from "../../outbound/pinned-request.js";
 
 /** The provider kinds, in the order hosted ones are discovered (Anthropic is the default hosted provider). */
 export const PROVIDER_KINDS = ["anthropic", "openai", "deepseek", "ollama"] as const;
@@ -57,13 +59,19 @@ export interface ProviderSettings {
   api_key?: string | null;
 }
 
-/** A provider that can be called: kind, model, the URL requests go to, and its key (never shown). */
+/** A provider that can be called: kind, model, the URL requests go to, its key (never shown), and where calls may connect. */
 export interface ProviderCandidate {
   kind: ProviderKind;
   model: string;
   baseUrl: string;
   apiKey: string | null;
   source: ProviderSource;
+  /**
+   * The addresses its calls may reach: each call resolves the host once, checks every address and connects to
+   * a checked one; redirects are never followed. Private addresses are allowed for what the operator or an
+   * administrator configured; a user's own provider is held to the rule its URL was saved under.
+   */
+  reach: OutboundPolicy;
 }
 
 /** A candidate as answers show it: everything but the key. */
@@ -90,6 +98,8 @@ export function candidateOf(settings: ProviderSettings, source: ProviderSource, 
     baseUrl: url ? normaliseBaseUrl(kind, url) : DEFAULT_URLS[kind],
     apiKey: kind === "ollama" ? null : settings.api_key!.trim(),
     source,
+    // Public addresses only for a user's own, until the settings (which know the caller) say otherwise.
+    reach: { allowPrivate: source !== "user" },
   };
 }
 
@@ -146,19 +156,20 @@ export function providerChain(input: { user?: ProviderSettings | null; configure
   return chain;
 }
 
-/** The SDK model for a candidate, speaking its kind's wire protocol. */
+/** The SDK model for a candidate, speaking its kind's wire protocol; every request goes through the pinned fetch of its reach. */
 export function languageModel(candidate: ProviderCandidate): LanguageModel {
   const apiKey = candidate.apiKey ?? undefined;
+  const fetch = pinnedFetch(candidate.reach);
   switch (candidate.kind) {
     case "anthropic":
-      return createAnthropic({ apiKey, baseURL: candidate.baseUrl })(candidate.model);
+      return createAnthropic({ apiKey, baseURL: candidate.baseUrl, fetch })(candidate.model);
     case "openai":
       // Chat Completions, the protocol OpenAI-compatible servers speak (the SDK's default is the Responses API).
-      return createOpenAI({ apiKey, baseURL: candidate.baseUrl }).chat(candidate.model);
+      return createOpenAI({ apiKey, baseURL: candidate.baseUrl, fetch }).chat(candidate.model);
     case "deepseek":
-      return createDeepSeek({ apiKey, baseURL: candidate.baseUrl })(candidate.model);
+      return createDeepSeek({ apiKey, baseURL: candidate.baseUrl, fetch })(candidate.model);
     case "ollama":
-      return createOllama({ baseURL: candidate.baseUrl })(candidate.model);
+      return createOllama({ baseURL: candidate.baseUrl, fetch })(candidate.model);
   }
 }
 
@@ -186,6 +197,8 @@ export function classifyFailure(error: unknown, candidate: ProviderCandidate): P
   if (error instanceof ProviderFailure) return error;
   const make = (kind: ProviderFailureKind, message: string, retryAfter?: number) => new ProviderFailure(kind, candidate.kind, candidate.model, message, retryAfter);
   if (isAbort(error)) return make("cancelled", "the request was cancelled");
+  // Refused by the outbound guard: a redirect is an answer strand does not take; a forbidden address is never contacted.
+  if (error instanceof OutboundRefusal) return error.reason === "redirect" ? make("bad_reply", error.message) : make("unreachable", error.reason === "address" ? `refusing to call ${error.message}` : error.message);
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const said = providerMessage(error) ?? error.message;

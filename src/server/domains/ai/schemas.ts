@@ -7,7 +7,12 @@ import { z } from "@hono/zod-openapi";
 /** Longest intent accepted (a paragraph, not a document). */
 export const MAX_INTENT_CHARS = 4000;
 
-const ProviderEntry = z.object({ provider: z.string(), model: z.string(), api_url: z.string(), source: z.string() });
+const ProviderEntry = z.object({
+  provider: z.string(),
+  model: z.string(),
+  api_url: z.string().nullable().openapi({ description: "where it is called; null unless it is your own provider or you are an administrator" }),
+  source: z.string(),
+});
 const StoredSettings = z
   .object({ provider: z.string(), model: z.string().nullable(), api_url: z.string().nullable(), has_api_key: z.boolean(), updated_at: z.string() })
   .nullable();
@@ -16,11 +21,11 @@ export const AiConfigView = z
   .object({
     provider: z.string().nullable().openapi({ description: "the provider that answers first for you; null when none is usable" }),
     model: z.string().nullable(),
-    api_url: z.string().nullable(),
+    api_url: z.string().nullable().openapi({ description: "where the first provider is called; null unless it is your own or you are an administrator" }),
     is_configured: z.boolean(),
     source: z.string().nullable().openapi({ description: "where the first provider comes from: user, server, environment, discovered or local" }),
     chain: z.array(ProviderEntry).openapi({ description: "every usable provider, in the order they are tried" }),
-    server: StoredSettings.openapi({ description: "the shared settings saved through this API (never the key)" }),
+    server: StoredSettings.openapi({ description: "the shared settings saved through this API (never the key; api_url only for administrators)" }),
     user: StoredSettings.openapi({ description: "your own settings (never the key)" }),
     can_change_server: z.boolean(),
   })

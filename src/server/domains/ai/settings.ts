@@ -4,7 +4,7 @@
  * write-only: it is never returned, logged or put in an error. Settings resolve into the provider chain
  * the harness calls (the caller's own, then the shared one or the environment's, then discovered ones).
  */
-import { AddressRefusal, vetHost } from "../../../engine/notify/public-address.js";
+import { AddressRefusal, vetHost, type AddressLookup } from "../../../engine/notify/public-address.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { SERVER_AI_SCOPE, type AiSettingsRecord, type Store } from "../../store/store.js";
@@ -35,7 +35,7 @@ export interface AiConfigView {
   api_url: string | null;
   is_configured: boolean;
   source: string | null;
-  chain: { provider: string; model: string; api_url: string; source: string }[];
+  chain: { provider: string; model: string; api_url: string | null; source: string }[];
   server: StoredView | null;
   user: StoredView | null;
   can_change_server: boolean;
@@ -54,27 +54,38 @@ export class AiSettings {
   constructor(
     private readonly store: AiSettingsStore,
     private readonly sealer: KeySealer,
-    private readonly options: { env: NodeJS.ProcessEnv; mode: "personal" | "team" | "hpc" },
+    private readonly options: { env: NodeJS.ProcessEnv; mode: "personal" | "team" | "hpc"; lookup?: AddressLookup },
   ) {}
 
   /** The usable providers for this caller, in chain order (empty: AI is not configured). */
   async chainFor(caller: Caller): Promise<ProviderCandidate[]> {
     const [user, server] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE)]);
-    return providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, env: this.options.env });
+    const chain = providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, env: this.options.env });
+    // Each call is held to the rule the URL was saved under (for the caller as they are now), with the same resolver.
+    return chain.map((candidate) => ({ ...candidate, reach: { allowPrivate: candidate.source === "user" ? this.mayUsePrivate(caller) : candidate.reach.allowPrivate, lookup: this.options.lookup } }));
   }
 
-  /** The read view for a caller (no key, ever). */
+  /**
+   * The read view for a caller (no key, ever). Where the shared, the operator's and discovered providers are
+   * is for administrators (an address inside the network is no one else's business): others see null for
+   * their URLs, and their own provider's URL.
+   */
   async view(caller: Caller): Promise<AiConfigView> {
     const [user, server, chain] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE), this.chainFor(caller)]);
-    const first = chain[0] ? describeCandidate(chain[0]) : null;
+    const entries = chain.map((candidate) => {
+      const entry = describeCandidate(candidate);
+      return caller.admin || candidate.source === "user" ? entry : { ...entry, api_url: null };
+    });
+    const first = entries[0] ?? null;
+    const shared = server ? storedView(server) : null;
     return {
       provider: first?.provider ?? null,
       model: first?.model ?? null,
       api_url: first?.api_url ?? null,
       is_configured: chain.length > 0,
       source: first?.source ?? null,
-      chain: chain.map((candidate) => describeCandidate(candidate)),
-      server: server ? storedView(server) : null,
+      chain: entries,
+      server: shared && !caller.admin ? { ...shared, api_url: null } : shared,
       user: user && caller.id !== SERVER_AI_SCOPE ? storedView(user) : null,
       can_change_server: this.mayChangeServer(caller),
     };
@@ -93,7 +104,7 @@ export class AiSettings {
     if (apiUrl !== null) {
       const host = checkUrl(apiUrl);
       // A user's own URL is reached from the server: in a shared service it must be a public address.
-      if (this.options.mode !== "personal" && !caller.admin) await publicOnly(host, this.options.env);
+      if (!this.mayUsePrivate(caller)) await publicOnly(host, this.options.lookup);
     }
     const existing = await this.store.getAiSettings(scope);
     // A change without a key keeps the stored one when the provider stays the same (change the model alone).
@@ -115,6 +126,11 @@ export class AiSettings {
     }
     if (!caller.id) throw new ServiceError(401, "AUTH_REQUIRED", "sign in to keep your own AI settings");
     return caller.id;
+  }
+
+  /** Whether this caller's own provider may be at a private address: personal mode, administrators, or SERVICE_AI_ALLOW_PRIVATE_URLS=1. */
+  private mayUsePrivate(caller: Caller): boolean {
+    return this.options.mode === "personal" || caller.admin || this.options.env.SERVICE_AI_ALLOW_PRIVATE_URLS === "1";
   }
 
   private mayChangeServer(caller: Caller): boolean {
@@ -143,9 +159,9 @@ function blankToNull(value: string | null | undefined): string | null {
   return text ? text : null;
 }
 
-async function publicOnly(host: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function publicOnly(host: string, lookup: AddressLookup | undefined): Promise<void> {
   try {
-    await vetHost(host, { allowPrivate: env.SERVICE_AI_ALLOW_PRIVATE_URLS === "1" });
+    await vetHost(host, { lookup });
   } catch (error) {
     if (!(error instanceof AddressRefusal)) throw error;
     throw new ServiceError(400, "INVALID_URL", error.reason === "dns" ? "api_url's host does not resolve" : `api_url points at a ${error.category ?? "non-public"} address, which a shared service does not call for its users`, {

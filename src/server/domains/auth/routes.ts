@@ -138,7 +138,7 @@ const routes = {
     tags,
     summary: "Create an account with a password (administrators)",
     request: jsonBody(NewUserBody),
-    responses: { 201: jsonResponse(UserSchema, "the new account"), 404: failureResponse("personal mode has no accounts"), 409: failureResponse("the username is taken") },
+    responses: { 201: jsonResponse(UserSchema, "the new account"), 404: failureResponse("personal mode has no accounts"), 409: failureResponse("the username is taken, or looks like a taken one") },
   }),
   updateUser: createRoute({
     method: "patch",

@@ -68,7 +68,15 @@ export const CreatedAccessToken = AccessTokenSchema.extend({
 }).openapi("CreatedAccessToken");
 
 export const NewUserBody = z
-  .object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024), role: RoleSchema.default("user") })
+  .object({
+    username: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ description: "letters and digits with single dots, dashes or underscores between them; 409 when taken or when it looks like an existing name (compared without case and marks)" }),
+    password: z.string().min(1).max(1024),
+    role: RoleSchema.default("user"),
+  })
   .openapi("NewUser");
 
 export const UserPatchBody = z

@@ -16,6 +16,7 @@ import type { AccessToken, Session, Store, User, UserRole } from "../../store/st
 import { StoreError } from "../../store/store-error.js";
 import { mintToken, parseToken, secretMatches } from "./credential-tokens.js";
 import { checkNewPassword, hashPassword, verifyPassword } from "./passwords.js";
+import { checkNewUsername, refuseLookAlike, SIGN_IN_USERNAME } from "./usernames.js";
 
 /** How long sessions last (renewed while used) and how often their last use is written. */
 export interface SessionSettings {
@@ -61,9 +62,6 @@ export interface AccessTokenView {
 
 /** Writes of `last_seen_at` / `last_used_at` are skipped when the previous one is this recent. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-/** Usernames: a letter or digit, then letters, digits, dots, dashes and underscores; 64 at most. */
-const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The default session lifetime. */
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -126,7 +124,7 @@ export class AuthService {
 
   /** Checks a username and password and opens a session. AUTH_FAILED for either being wrong (never which). */
   async login(username: string, password: string, origin: RequestOrigin): Promise<SignedIn> {
-    const credentials = USERNAME.test(username) ? await this.store.findCredentials(username) : null;
+    const credentials = SIGN_IN_USERNAME.test(username) ? await this.store.findCredentials(username) : null;
     const matches = await verifyPassword(credentials?.password_hash ?? null, password);
     if (!credentials || !matches) throw failedSignIn();
     return this.openSession(credentials, origin);
@@ -267,10 +265,11 @@ export class AuthService {
     return this.store.listUsers();
   }
 
-  /** Creates an account with a password. CONFLICT when the username is taken. */
+  /** Creates an account with a password. CONFLICT when the username is taken or looks like a taken one. */
   async createUser(username: string, password: string, role: UserRole): Promise<User> {
-    checkUsername(username);
+    checkNewUsername(username);
     checkNewPassword(password);
+    refuseLookAlike(username, await this.store.listUsers());
     try {
       return await this.store.createUser({ username, role, password_hash: await hashPassword(password) });
     } catch (error) {
@@ -316,9 +315,12 @@ export class AuthService {
    * existing one (SERVICE_ADMIN_PASSWORD at start, `strand user add`). Existing sessions of a reset account end.
    */
   async setAccount(username: string, password: string, role: UserRole | undefined, source: "strand user add" | "SERVICE_ADMIN_PASSWORD" = "strand user add"): Promise<{ user: User; created: boolean; changed: boolean }> {
-    checkUsername(username);
     checkNewPassword(password);
-    const existing = await this.store.findCredentials(username);
+    const existing = SIGN_IN_USERNAME.test(username) ? await this.store.findCredentials(username) : null;
+    if (!existing) {
+      checkNewUsername(username);
+      refuseLookAlike(username, await this.store.listUsers());
+    }
     const password_hash = await hashPassword(password);
     if (!existing) {
       const user = await this.store.createUser({ username, role: role ?? "user", password_hash });
@@ -356,15 +358,6 @@ export class AuthService {
 
 function tokenView(token: AccessToken): AccessTokenView {
   return { id: token.id, name: token.name, created_at: token.created_at, expires_at: token.expires_at, last_used_at: token.last_used_at };
-}
-
-/** Refuses a username outside the accepted shape. */
-export function checkUsername(username: string): void {
-  if (!USERNAME.test(username)) {
-    throw new ServiceError(400, "BAD_REQUEST", `'${username.slice(0, 80)}' is not a valid username`, {
-      suggestion: "use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit",
-    });
-  }
 }
 
 /** How often sessions past their expiry are deleted. */

@@ -4,17 +4,15 @@
  * A URL sent by a client must not turn the service into a proxy into its own network (the previous product
  * fetched anything, cloud metadata at 169.254.169.254 included). So: https only; the host is resolved once
  * and refused if any of its addresses is not public (unless `allowPrivate`, for tests); the connection is
- * pinned to the vetted addresses through a custom `lookup`, so a second DNS answer cannot rebind it, while
- * TLS is still verified against the host name; redirects are refused, not followed; one deadline covers DNS,
- * connect and body; the body is capped while it streams and must be UTF-8.
+ * pinned to the vetted addresses, TLS verified against the host name, and redirects refused, not followed
+ * (all three by the shared pinned request, src/server/outbound/pinned-request.ts, which AI provider calls
+ * use too); one deadline covers DNS, connect and body; the body is capped while it streams and must be UTF-8.
  *
  * Error messages name the host and path only, never userinfo or the query string.
  */
 import type { LookupAddress } from "node:dns";
-import { request, type RequestOptions } from "node:https";
-import { isIP } from "node:net";
-import { rootCertificates } from "node:tls";
-import { AddressRefusal, pinnedLookup, vetHost, type AddressLookup } from "../../../engine/notify/public-address.js";
+import type { IncomingMessage } from "node:http";
+import { OutboundRefusal, sendPinned, shownUrl, vetAddresses, type AddressLookup } from "../../outbound/pinned-request.js";
 
 export type { AddressLookup };
 
@@ -70,10 +68,7 @@ export async function fetchRemoteText(url: string, options: RemoteFetchOptions =
   });
 }
 
-/** The URL as error messages may show it: scheme, host and path, no credentials or query. */
-function shown(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
+const shown = shownUrl;
 
 function parseHttpsUrl(raw: string): URL {
   let url: URL;
@@ -106,10 +101,10 @@ function timeoutError(url: URL, timeoutMs: number): RemoteFetchError {
 /** The URL's host vetted by the shared guard, its refusals as this module's errors. */
 async function resolveVetted(url: URL, options: RemoteFetchOptions): Promise<LookupAddress[]> {
   try {
-    return await vetHost(url.hostname, { lookup: options.lookup, allowPrivate: options.allowPrivate });
+    return await vetAddresses(url, { lookup: options.lookup, allowPrivate: options.allowPrivate });
   } catch (error) {
-    if (!(error instanceof AddressRefusal)) throw error;
-    throw new RemoteFetchError(error.reason, error.reason === "address" ? `refusing to fetch from ${error.message}` : error.message);
+    if (!(error instanceof OutboundRefusal)) throw error;
+    throw new RemoteFetchError(error.reason as RemoteFetchReason, error.reason === "address" ? `refusing to fetch from ${error.message}` : error.message);
   }
 }
 
@@ -120,68 +115,72 @@ interface RequestLimits {
   ca: string | Buffer | undefined;
 }
 
-/** The GET itself, over a fresh connection to the vetted addresses. */
-function getPinned(url: URL, addresses: LookupAddress[], limits: RequestLimits): Promise<RemoteText> {
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const requestOptions: RequestOptions = {
-    method: "GET",
-    hostname,
-    port: url.port === "" ? 443 : Number(url.port),
-    path: `${url.pathname}${url.search}`,
-    headers: { host: url.host, accept: "*/*", "accept-encoding": "identity", "user-agent": "strand-import" },
-    lookup: pinnedLookup(addresses),
-    // SNI and certificate checks use the name; an IP literal is verified against the certificate's IP entries.
-    ...(isIP(hostname) === 0 ? { servername: hostname } : {}),
-    ...(limits.ca !== undefined ? { ca: [...rootCertificates, limits.ca] } : {}),
-    agent: false,
-  };
+/** The GET itself, over a fresh connection to the vetted addresses (redirects refused there), its body capped. */
+async function getPinned(url: URL, addresses: LookupAddress[], limits: RequestLimits): Promise<RemoteText> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(timeoutError(url, limits.timeoutMs)), limits.remainingMs);
+  try {
+    const response = await sendPinned(url, addresses, {
+      method: "GET",
+      headers: { accept: "*/*", "accept-encoding": "identity", "user-agent": "strand-import" },
+      ca: limits.ca,
+      signal: deadline.signal,
+    });
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      response.destroy();
+      throw new RemoteFetchError("status", `${shown(url)} answered with status ${status}`, status);
+    }
+    const declaredLength = Number(response.headers["content-length"]);
+    if (Number.isFinite(declaredLength) && declaredLength > limits.maxBytes) {
+      response.destroy();
+      throw tooLarge(url, limits.maxBytes);
+    }
+    return await readCapped(url, response, limits.maxBytes, deadline.signal);
+  } catch (error) {
+    if (error instanceof RemoteFetchError) throw error;
+    if (deadline.signal.aborted) throw deadline.signal.reason as RemoteFetchError;
+    if (error instanceof OutboundRefusal) throw new RemoteFetchError(error.reason as RemoteFetchReason, error.message, error.status);
+    throw networkError(url, error as Error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The body as UTF-8 text, stopped as soon as it passes the cap or the deadline passes. */
+function readCapped(url: URL, response: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<RemoteText> {
   return new Promise<RemoteText>((resolve, reject) => {
     let settled = false;
     const finish = (outcome: RemoteText | RemoteFetchError): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.removeEventListener("abort", onDeadline);
       if (outcome instanceof RemoteFetchError) {
-        req.destroy();
+        response.destroy();
         reject(outcome);
       } else resolve(outcome);
     };
-    const timer = setTimeout(() => finish(timeoutError(url, limits.timeoutMs)), limits.remainingMs);
-
-    const req = request(requestOptions, (response) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) {
-        return finish(new RemoteFetchError("redirect", `${shown(url)} answered with a redirect (${status}); redirects are not followed`, status));
-      }
-      if (status < 200 || status >= 300) {
-        return finish(new RemoteFetchError("status", `${shown(url)} answered with status ${status}`, status));
-      }
-      const declaredLength = Number(response.headers["content-length"]);
-      if (Number.isFinite(declaredLength) && declaredLength > limits.maxBytes) {
-        return finish(tooLarge(url, limits.maxBytes));
-      }
-      const chunks: Buffer[] = [];
-      let received = 0;
-      response.on("data", (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > limits.maxBytes) return finish(tooLarge(url, limits.maxBytes));
-        chunks.push(chunk);
-      });
-      response.on("end", () => {
-        try {
-          const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-          finish({ text, contentType: response.headers["content-type"] ?? null });
-        } catch {
-          finish(new RemoteFetchError("network", `the body of ${shown(url)} is not valid UTF-8`));
-        }
-      });
-      response.on("error", (error) => finish(networkError(url, error)));
-      response.on("close", () => {
-        if (!response.complete) finish(new RemoteFetchError("network", `${shown(url)} closed the connection before the body was complete`));
-      });
+    const onDeadline = () => finish(deadline.reason as RemoteFetchError);
+    deadline.addEventListener("abort", onDeadline, { once: true });
+    const chunks: Buffer[] = [];
+    let received = 0;
+    response.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) return finish(tooLarge(url, maxBytes));
+      chunks.push(chunk);
     });
-    req.on("error", (error) => finish(networkError(url, error)));
-    req.end();
+    response.on("end", () => {
+      try {
+        const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+        finish({ text, contentType: response.headers["content-type"] ?? null });
+      } catch {
+        finish(new RemoteFetchError("network", `the body of ${shown(url)} is not valid UTF-8`));
+      }
+    });
+    response.on("error", (error) => finish(networkError(url, error)));
+    response.on("close", () => {
+      if (!response.complete) finish(new RemoteFetchError("network", `${shown(url)} closed the connection before the body was complete`));
+    });
   });
 }
 

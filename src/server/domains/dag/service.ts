@@ -37,41 +37,41 @@ export class GraphEditing {
 
   /** Applies one edit and records it (an edit that is refused leaves the history as it was). */
   async command(caller: Caller, id: string, input: CommandInput) {
-    const key = await this.historyKey(caller, id);
+    const { user, pipeline } = await this.historyKey(caller, id);
     const edited = await work("edit", { text: input.toml_content, operation: input.operation, payload: input.payload ?? {}, source: input.source }, "editing the pipeline's graph");
     const validation = await validateText(edited);
-    if (edited !== input.toml_content) this.histories.record(key, { before: input.toml_content, after: edited });
+    if (edited !== input.toml_content) this.histories.record(user, pipeline, { before: input.toml_content, after: edited });
     return {
       success: validation.valid,
       toml_content: edited,
       validation_errors: validation.errors.map(({ code, message, suggestion }) => ({ code, message, suggestion })),
       operation: input.operation,
-      ...this.histories.depths(key),
+      ...this.histories.depths(user, pipeline),
     };
   }
 
   /** The text before the latest edit; the client's text must be what that edit produced. */
   async undo(caller: Caller, id: string, text: string) {
-    const key = await this.historyKey(caller, id);
-    const step = this.histories.lastEdit(key);
+    const { user, pipeline } = await this.historyKey(caller, id);
+    const step = this.histories.lastEdit(user, pipeline);
     if (!step) throw new ServiceError(404, "NO_UNDO", `no edit of ${id} to undo`, { suggestion: "undo takes back edits made with POST /api/pipeline/{id}/command by you, in this service's lifetime" });
     expectText(text, step.after, "undo");
-    this.histories.undo(key);
-    return { toml_content: step.before, ...this.histories.depths(key) };
+    this.histories.undo(user, pipeline);
+    return { toml_content: step.before, ...this.histories.depths(user, pipeline) };
   }
 
   /** The text after the latest undone edit; the client's text must be what that undo produced. */
   async redo(caller: Caller, id: string, text: string) {
-    const key = await this.historyKey(caller, id);
-    const step = this.histories.lastUndone(key);
+    const { user, pipeline } = await this.historyKey(caller, id);
+    const step = this.histories.lastUndone(user, pipeline);
     if (!step) throw new ServiceError(404, "NO_REDO", `no undone edit of ${id} to redo`, { suggestion: "redo applies again what undo took back; a new edit clears it" });
     expectText(text, step.before, "redo");
-    this.histories.redo(key);
-    return { toml_content: step.after, ...this.histories.depths(key) };
+    this.histories.redo(user, pipeline);
+    return { toml_content: step.after, ...this.histories.depths(user, pipeline) };
   }
 
   /** The history of this id and caller, after checking the caller may change a saved pipeline of that id. */
-  private async historyKey(caller: Caller, id: string): Promise<string> {
+  private async historyKey(caller: Caller, id: string): Promise<{ user: string; pipeline: string }> {
     const saved = await this.store.getPipeline(id).then(
       () => true,
       (error: unknown) => {
@@ -80,7 +80,7 @@ export class GraphEditing {
       },
     );
     if (saved) await writable(this.store, caller, id);
-    return JSON.stringify([caller.id, id]);
+    return { user: caller.id, pipeline: id };
   }
 }
 

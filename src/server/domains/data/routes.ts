@@ -31,7 +31,7 @@ import {
   UploadQuery,
 } from "./schemas.js";
 import type { DataService } from "./service.js";
-import { FileSink, folderInside, folderSegments, listFolder, multipartBoundary, multipartEvents, nameProblem, type StoredFile } from "./uploads.js";
+import { FileSink, folderInside, folderSegments, listFolder, multipartBoundary, multipartEvents, nameProblem, shownName, type StoredFile } from "./uploads.js";
 
 const notYours = failureResponse("a path outside your data folders, existing or not (NOT_FOUND; existence is never revealed)");
 
@@ -199,7 +199,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
     const boundary = multipartBoundary(c.req.header("content-type") ?? "");
     if (!boundary) {
       const problem = query.name === undefined ? "give the file's name with ?name=" : nameProblem(query.name);
-      if (problem) throw new ServiceError(400, "INVALID_NAME", problem, { suggestion: "a plain file name: no /, no leading dot, no control characters" });
+      if (problem) throw new ServiceError(400, "INVALID_NAME", problem, { suggestion: "a plain file name: no /, no leading dot, no control or invisible format characters" });
     }
     const body = c.req.raw.body;
     if (!body) throw new ServiceError(400, "BAD_REQUEST", "the request has no body", { suggestion: "send the file as the body (with ?name=) or as multipart/form-data" });
@@ -226,7 +226,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
             if (event.filename === null) continue; // a text field: its bytes are skipped
             const name = event.filename.split(/[\\/]/).pop() ?? "";
             const problem = nameProblem(name);
-            if (problem) throw new ServiceError(400, "INVALID_NAME", `${name}: ${problem}`, { suggestion: "rename the file: no leading dot, no control characters" });
+            if (problem) throw new ServiceError(400, "INVALID_NAME", `${shownName(name)}: ${problem}`, { suggestion: "rename the file: no leading dot, no control or invisible format characters" });
             sink = new FileSink(folder, name, limit);
             await sink.start();
           } else if (event.type === "data") {

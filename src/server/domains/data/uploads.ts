@@ -3,8 +3,8 @@
  * (`?name=`) or `multipart/form-data` (one or more file parts, read part by part as the bytes arrive, never
  * whole in memory). Each file is written under a hidden temporary name, hashed while it is written, and
  * moved into place only when complete; past the size limit the partial file is removed and the answer is
- * 413. Names and folders are checked: no `..`, no absolute paths, no control characters, no hidden names,
- * no links on the way, and no overwriting unless asked.
+ * 413. Names and folders are checked: no `..`, no absolute paths, no control or invisible format characters
+ * (bidirectional controls among them), no hidden names, no links on the way, and no overwriting unless asked.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync } from "node:fs";
@@ -19,13 +19,41 @@ export interface StoredFile {
   sha256: string;
 }
 
+/**
+ * Characters no file name may hold: controls, and invisible format characters — above all the bidirectional
+ * controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), which make `invoice\u202Etxt.exe` show as
+ * `invoiceexe.txt` — and the line and paragraph separators.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** What the invisible characters are called in messages. */
+function kindOf(character: string): string {
+  const code = character.codePointAt(0)!;
+  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0x200e || code === 0x200f || code === 0x061c) return "a bidirectional text control";
+  if (/\p{Cc}/u.test(character)) return "a control character";
+  if (code === 0x2028 || code === 0x2029) return "a line or paragraph separator";
+  return "an invisible format character";
+}
+
+/** `U+202E`, as messages name a character. */
+function codePoint(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** The name as messages may quote it: every invisible character written as its code point. */
+export function shownName(name: string): string {
+  return [...name].map((character) => (INVISIBLE.test(character) ? `<${codePoint(character)}>` : character)).join("");
+}
+
 /** Why a name is refused, or undefined when it may be used as one path segment. */
 export function nameProblem(name: string): string | undefined {
   if (name === "") return "the name is empty";
   if (name === "." || name === "..") return `'${name}' is not a name`;
   if (name.includes("/") || name.includes("\\")) return "a name cannot contain / or \\";
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return "a name cannot contain control characters";
+  // Positions count characters as people do (an emoji is one), from 1.
+  const characters = [...name];
+  const at = characters.findIndex((character) => INVISIBLE.test(character));
+  if (at >= 0) return `the name has ${codePoint(characters[at]!)}, ${kindOf(characters[at]!)}, at character ${at + 1}: names cannot contain control or invisible format characters`;
   if (name.startsWith(".")) return "hidden names (starting with .) are not accepted";
   if (Buffer.byteLength(name) > 255) return "the name is longer than 255 bytes";
   return undefined;
@@ -37,7 +65,7 @@ export function folderSegments(path: string): string[] {
   const segments = path.split("/").filter((segment, index, all) => !(segment === "" && (index === 0 || index === all.length - 1)));
   for (const segment of segments) {
     const problem = nameProblem(segment);
-    if (problem) throw new ServiceError(400, "INVALID_PATH", `folder '${path}': ${problem}`, { suggestion: "use plain folder names separated by /" });
+    if (problem) throw new ServiceError(400, "INVALID_PATH", `folder '${shownName(path)}': ${problem}`, { suggestion: "use plain folder names separated by /" });
   }
   return segments;
 }

@@ -72,7 +72,7 @@ describe("the chain", () => {
 });
 
 describe("failure classes", () => {
-  const candidate: ProviderCandidate = { kind: "openai", model: "gpt-4o", baseUrl: "http://127.0.0.1:1/v1", apiKey: "k", source: "server" };
+  const candidate: ProviderCandidate = { kind: "openai", model: "gpt-4o", baseUrl: "http://127.0.0.1:1/v1", apiKey: "k", source: "server", reach: { allowPrivate: true } };
   const apiError = (statusCode: number, message: string, headers: Record<string, string> = {}) =>
     new APICallError({ message, url: candidate.baseUrl, requestBodyValues: {}, statusCode, responseHeaders: headers, responseBody: JSON.stringify({ error: { message } }) });
 

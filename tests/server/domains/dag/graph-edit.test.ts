@@ -130,29 +130,29 @@ describe("graph edits in personal mode", () => {
 
 describe("edit histories are bounded", () => {
   it("drops the oldest steps past the step count and the byte budget, and the least recently used histories", () => {
-    const histories = new EditHistories({ maxSteps: 3, maxChars: 100, maxHistories: 2, maxTotalChars: 1000 });
-    for (let i = 0; i < 5; i++) histories.record("a", { before: `${i}`, after: `${i + 1}` });
-    expect(histories.depths("a")).toEqual({ undo_depth: 3, redo_depth: 0 });
-    expect(histories.undo("a")).toEqual({ before: "4", after: "5" });
-    expect(histories.undo("a")).toEqual({ before: "3", after: "4" });
-    expect(histories.undo("a")).toEqual({ before: "2", after: "3" });
-    expect(histories.undo("a")).toBeUndefined();
-    histories.record("b", { before: "x".repeat(30), after: "y".repeat(30) });
-    histories.record("b", { before: "y".repeat(30), after: "z".repeat(30) });
-    expect(histories.depths("b")).toEqual({ undo_depth: 1, redo_depth: 0 });
+    const histories = new EditHistories({ maxSteps: 3, maxChars: 100, maxHistoriesPerUser: 2, maxCharsPerUser: 1000, maxTotalChars: 1000 });
+    for (let i = 0; i < 5; i++) histories.record("u", "a", { before: `${i}`, after: `${i + 1}` });
+    expect(histories.depths("u", "a")).toEqual({ undo_depth: 3, redo_depth: 0 });
+    expect(histories.undo("u", "a")).toEqual({ before: "4", after: "5" });
+    expect(histories.undo("u", "a")).toEqual({ before: "3", after: "4" });
+    expect(histories.undo("u", "a")).toEqual({ before: "2", after: "3" });
+    expect(histories.undo("u", "a")).toBeUndefined();
+    histories.record("u", "b", { before: "x".repeat(30), after: "y".repeat(30) });
+    histories.record("u", "b", { before: "y".repeat(30), after: "z".repeat(30) });
+    expect(histories.depths("u", "b")).toEqual({ undo_depth: 1, redo_depth: 0 });
     // One step larger than the budget is still kept: the latest edit can always be undone.
-    histories.record("b", { before: "z".repeat(80), after: "w".repeat(80) });
-    expect(histories.depths("b")).toEqual({ undo_depth: 1, redo_depth: 0 });
-    histories.record("c", { before: "1", after: "2" });
-    expect(histories.depths("a")).toEqual({ undo_depth: 0, redo_depth: 0 });
-    expect(histories.lastEdit("a")).toBeUndefined();
-    expect(histories.depths("b").undo_depth).toBe(1);
+    histories.record("u", "b", { before: "z".repeat(80), after: "w".repeat(80) });
+    expect(histories.depths("u", "b")).toEqual({ undo_depth: 1, redo_depth: 0 });
+    histories.record("u", "c", { before: "1", after: "2" });
+    expect(histories.depths("u", "a")).toEqual({ undo_depth: 0, redo_depth: 0 });
+    expect(histories.lastEdit("u", "a")).toBeUndefined();
+    expect(histories.depths("u", "b").undo_depth).toBe(1);
     // All histories together: the least recently used goes first, the one just edited stays.
-    const total = new EditHistories({ maxSteps: 50, maxChars: 100, maxHistories: 10, maxTotalChars: 150 });
-    total.record("old", { before: "a".repeat(40), after: "b".repeat(40) });
-    total.record("mid", { before: "c".repeat(30), after: "d".repeat(30) });
-    total.record("new", { before: "e".repeat(40), after: "f".repeat(40) });
-    expect([total.depths("old").undo_depth, total.depths("mid").undo_depth, total.depths("new").undo_depth]).toEqual([0, 1, 1]);
+    const total = new EditHistories({ maxSteps: 50, maxChars: 100, maxHistoriesPerUser: 10, maxCharsPerUser: 1000, maxTotalChars: 150 });
+    total.record("u", "old", { before: "a".repeat(40), after: "b".repeat(40) });
+    total.record("u", "mid", { before: "c".repeat(30), after: "d".repeat(30) });
+    total.record("u", "new", { before: "e".repeat(40), after: "f".repeat(40) });
+    expect([total.depths("u", "old").undo_depth, total.depths("u", "mid").undo_depth, total.depths("u", "new").undo_depth]).toEqual([0, 1, 1]);
   });
 });
 

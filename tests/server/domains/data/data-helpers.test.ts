@@ -235,6 +235,12 @@ describe("confinement in team mode: everything outside your folders is the same 
   });
 
   it("refuses a path outside, a missing one, .. out of the root, a link pointing out, and another user's folder alike", async () => {
+    const shownToUser = (path: string) => {
+      if (!path.startsWith("/")) return path;
+      if (path.startsWith(join(root, "service-data"))) return path.replace(join(root, "service-data"), "<data folder>");
+      if (path.startsWith(`${root}/`) && !path.includes("/../")) return path;
+      return `<path>/${path.split("/").pop()}`;
+    };
     const othersFile = join(root, "service-data", "users", team.ids.other, "files", "uploads", "private.fastq");
     const attempts = [
       join(outside, "secret.fastq"), // exists, outside
@@ -251,8 +257,9 @@ describe("confinement in team mode: everything outside your folders is the same 
       const answer = await team.call("user", "POST", "/api/data/analyze", { body: { paths: [path] } });
       expect(answer.status, path).toBe(404);
       expect(answer.body.code, path).toBe("NOT_FOUND");
-      // As given (a path under the service's data folder is shown as <data folder>/…, as in every message).
-      expect(answer.body.message, path).toBe(`${path.replace(join(root, "service-data"), "<data folder>")} is not in your data folders`);
+      // As given, except that server paths are not shown: a path under the service's data folder is
+      // <data folder>/…, one outside the data roots only its last part; a path in a data root stays.
+      expect(answer.body.message, path).toBe(`${shownToUser(path)} is not in your data folders`);
     }
     // The owner reads it by its relative path; the administrator is no exception to the folder rule.
     const own = await team.call("other", "POST", "/api/data/analyze", { body: { paths: ["uploads/private.fastq"] } });

@@ -111,6 +111,48 @@ describe("uploads in personal mode", () => {
     expect(multipart.status).toBe(400);
     expect(existsSync(join(uploads, "ok.txt"))).toBe(false);
   });
+
+  it("refuses names with bidirectional controls and other invisible format characters, naming the character and where it is", async () => {
+    const raw = (name: string) => fetch(`${service.url}/api/files?name=${encodeURIComponent(name)}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: "x" });
+    for (const [name, code, position] of [
+      ["invoice\u202Etxt.exe", "U+202E", 8], // right-to-left override: shows as invoiceexe.txt
+      ["\u202Aleft.txt", "U+202A", 1],
+      ["a\u2066b.txt", "U+2066", 2],
+      ["a\u2069b.txt", "U+2069", 2],
+      ["mark\u200F.txt", "U+200F", 5],
+      ["mark\u200E.txt", "U+200E", 5],
+      ["arabic\u061C.txt", "U+061C", 7],
+      ["zero\u200Bwidth.txt", "U+200B", 5],
+      ["soft\u00ADhyphen.txt", "U+00AD", 5],
+      ["bom\uFEFF.txt", "U+FEFF", 4],
+      ["line\u2028break.txt", "U+2028", 5],
+      ["\u{1F600}\u202Egrin.txt", "U+202E", 2], // positions count characters, not UTF-16 units
+    ] as const) {
+      const response = await raw(name);
+      expect(response.status, code).toBe(400);
+      const body = (await response.json()) as { code: string; message: string };
+      expect(body.code, code).toBe("INVALID_NAME");
+      expect(body.message, code).toContain(`${code}`);
+      expect(body.message, code).toContain(`character ${position}`);
+      expect(body.message, code).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    }
+    const form = new FormData();
+    form.append("file", new Blob(["x"]), "photo\u202Egnp.js");
+    const multipart = await fetch(`${service.url}/api/files`, { method: "POST", body: form });
+    expect(multipart.status).toBe(400);
+    const refused = (await multipart.json()) as { code: string; message: string };
+    expect(refused).toMatchObject({ code: "INVALID_NAME", message: expect.stringContaining("U+202E") });
+    expect(refused.message).not.toContain("\u202E");
+    expect(existsSync(join(uploads, "photo\u202Egnp.js"))).toBe(false);
+    // Folders too.
+    const folder = await fetch(`${service.url}/api/files?name=ok.txt&path=${encodeURIComponent("runs/\u2067x")}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: "x" });
+    const folderBody = (await folder.json()) as { code: string; message: string };
+    expect([folder.status, folderBody.code]).toEqual([400, "INVALID_PATH"]);
+    expect(folderBody.message).toMatch(/<U\+2067>.*U\+2067, a bidirectional text control, at character 1/);
+    // Letters of any script, accents and emoji are names like any other.
+    const accepted = await raw("Überweisung-é-данные-\u{1F600}.txt");
+    expect(accepted.status).toBe(201);
+  });
 });
 
 describe("uploads in team mode", () => {
