@@ -257,6 +257,8 @@ export function createApp(options: AppOptions): ServiceApp {
     },
   });
   const events = options.events ?? new EventBus();
+  // Server paths in answers are for administrators: one rule for every domain (path-privacy.ts).
+  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), configDir: options.configDir ?? licenseConfigDir(options.env ?? process.env), shared: options.dataRoots });
   const prometheus = new ServiceMetrics({ store, events });
   const chain: [string, MiddlewareHandler][] = [
     ["compression", compression()],
@@ -348,7 +350,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const log = (line: string) => logger.info(line);
   const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
   const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS);
-  app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits }));
+  app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy }));
   const recovered = supervisor.recover().then(
     (summary) => {
       if (summary.started + summary.attached + summary.finished > 0) log(`runs after restart: ${summary.attached} re-attached, ${summary.finished} finished from their event logs, ${summary.started} started`);
@@ -357,7 +359,7 @@ export function createApp(options: AppOptions): ServiceApp {
   );
   const env = options.env ?? process.env;
   const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ env, configDir: options.configDir ?? licenseConfigDir(env) })), { env, mode, lookup: options.aiProviderLookup });
-  const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits };
+  const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy };
   const aiContext: AiContext = {
     settings: aiSettings,
     knowledge: options.aiKnowledge ?? bundledKnowledge,
@@ -385,6 +387,7 @@ export function createApp(options: AppOptions): ServiceApp {
         startedAt,
         store,
         dataDir: options.dataDir ?? "",
+        privacy,
         sandbox: () => describeSandbox(supervisor.sandboxPolicy()),
         prometheus,
         pingDatabase: sharedCheck(() => store.ping()),
@@ -430,7 +433,6 @@ export function createApp(options: AppOptions): ServiceApp {
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
-  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), shared: options.dataRoots });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;
     // An error message may quote a server path (a file that is missing, say): only administrators see it.

@@ -178,7 +178,7 @@ const control = (action: "cancel" | "pause" | "resume" | "retry", summary: strin
 /** The runs router. */
 export function executionRoutes(context: ExecutionContext): OpenAPIHono {
   const router = new OpenAPIHono();
-  const privacy = new PathPrivacy({ dataDir: context.dataDir });
+  const privacy = context.privacy ?? new PathPrivacy({ dataDir: context.dataDir });
   /** What a caller sees of a run's views: administrators everything; others no server paths (workspace null). */
   const shown = <T>(c: Context, value: T): T => {
     if (callerOf(c).admin) return value;

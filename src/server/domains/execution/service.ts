@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { lockHolderAlive, lockOwner } from "../../../engine/run/file-lock.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";
+import type { PathPrivacy } from "../../path-privacy.js";
 import { ServiceError } from "../../errors.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type RunRequest } from "../../runner/engine-command.js";
@@ -41,6 +42,8 @@ export interface ExecutionContext {
   dataDir: string;
   /** Per-user limits on active runs and their threads (none when absent). */
   limits?: UserRunLimits;
+  /** How server paths are hidden from callers who are not administrators (default: the data folder's rule). */
+  privacy?: PathPrivacy;
 }
 
 /** The body of POST /api/runs (after schema validation): the pipeline, and how to run it. */

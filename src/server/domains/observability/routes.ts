@@ -114,6 +114,8 @@ const auditRoute = createRoute({
 export interface ObservabilityContext extends HealthContext {
   store: Store;
   dataDir: string;
+  /** How server paths are hidden from callers who are not administrators (default: the data folder's rule). */
+  privacy?: PathPrivacy;
   /** The job sandbox in use (default: none). */
   sandbox?: () => SandboxDescription;
   /** The Prometheus registry the service's instruments write to. */
@@ -130,7 +132,7 @@ function wantsPrometheus(format: string | undefined, accept: string): boolean {
 export function observabilityRoutes(context: ObservabilityContext, sources: MetricSources): OpenAPIHono {
   const router = new OpenAPIHono();
   const collector = new MetricsCollector(sources);
-  const privacy = new PathPrivacy({ dataDir: context.dataDir });
+  const privacy = context.privacy ?? new PathPrivacy({ dataDir: context.dataDir });
   router.openapi(healthRoute, async (c) => {
     // Public: a component's detail (a missing engine program, say) must not spell out server paths.
     const health = privacy.forCaller(callerOf(c), await healthDocument(context));
