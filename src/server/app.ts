@@ -349,7 +349,7 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner, streams }));
   const log = (line: string) => logger.info(line);
   const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
-  const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS);
+  const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS, supervisor.quota);
   app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy }));
   const recovered = supervisor.recover().then(
     (summary) => {

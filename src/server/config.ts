@@ -8,7 +8,7 @@ import type { ServiceMode } from "./app.js";
 import type { EngineLimits } from "./engine-pool.js";
 import { LOG_LEVELS } from "./logger.js";
 import { configDir as licenseConfigDir } from "../license/license.js";
-import { parseDataRoots, SANDBOX_SETTINGS, type SandboxSetting } from "./runner/sandbox.js";
+import { DEFAULT_JOB_PROCESSES, JOB_NETWORKS, parseDataRoots, SANDBOX_SETTINGS, type JobNetwork, type SandboxSetting } from "./runner/sandbox.js";
 import type { StorageQuota } from "./store/store.js";
 import type { UserLimits } from "./domains/execution/user-limits.js";
 import { DEFAULT_SIGN_IN_FAILURES } from "./domains/auth/sign-in-throttle.js";
@@ -33,6 +33,16 @@ export interface ServiceConfig {
   sandbox: SandboxSetting;
   /** `SERVICE_DATA_ROOTS`: folders (`:` or `,` separated) jobs may read inside the sandbox. */
   dataRoots: string[];
+  /** `SERVICE_ALLOW_ROOT=1`: team and hpc modes may start as root (their sandboxes then run as `sandboxUser`). */
+  allowRoot: boolean;
+  /** `SERVICE_SANDBOX_USER`: the unprivileged account a root service's sandboxes run under (default nobody). */
+  sandboxUser: string;
+  /** `SERVICE_JOB_NETWORK`: jobs get their own empty network (`none`, the default) or the host's (`host`). */
+  jobNetwork: JobNetwork;
+  /** `SERVICE_JOB_MAX_PROCESSES`: processes and threads one job may have at once in the sandbox (default 1024). */
+  jobMaxProcesses: number;
+  /** `SERVICE_USER_WORKSPACE_MB` in bytes: each user's run workspaces together (0: no quota, the default). */
+  workspaceQuotaBytes: number;
   /** `SERVICE_REFERENCE_ROOTS`: folders (`:` or `,` separated) searched for reference genomes (default none). */
   referenceRoots: string[];
   /** `SERVICE_UPLOAD_LIMIT_MB`: the largest file an upload stores (default 1024), in bytes. */
@@ -103,6 +113,12 @@ function sandboxSetting(value: string | undefined): SandboxSetting {
   return setting as SandboxSetting;
 }
 
+function jobNetwork(value: string | undefined): JobNetwork {
+  const setting = value?.trim() || "none";
+  if (!(JOB_NETWORKS as readonly string[]).includes(setting)) throw new Error(`SERVICE_JOB_NETWORK must be ${JOB_NETWORKS.join(" or ")}, got '${value}'`);
+  return setting as JobNetwork;
+}
+
 function logLevel(value: string | undefined): string {
   const level = value?.trim() || "info";
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${value}'`);
@@ -159,6 +175,11 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     configDir: resolve(licenseConfigDir(env)),
     sandbox: sandboxSetting(env.SERVICE_SANDBOX),
     dataRoots: parseDataRoots(env.SERVICE_DATA_ROOTS),
+    allowRoot: env.SERVICE_ALLOW_ROOT === "1",
+    sandboxUser: env.SERVICE_SANDBOX_USER?.trim() || "nobody",
+    jobNetwork: jobNetwork(env.SERVICE_JOB_NETWORK),
+    jobMaxProcesses: integer(env.SERVICE_JOB_MAX_PROCESSES, "SERVICE_JOB_MAX_PROCESSES", DEFAULT_JOB_PROCESSES, 16),
+    workspaceQuotaBytes: integer(env.SERVICE_USER_WORKSPACE_MB, "SERVICE_USER_WORKSPACE_MB", 0) * 1024 * 1024,
     referenceRoots: referenceRoots(env.SERVICE_REFERENCE_ROOTS),
     uploadLimitBytes: integer(env.SERVICE_UPLOAD_LIMIT_MB, "SERVICE_UPLOAD_LIMIT_MB", 1024, 1) * 1024 * 1024,
     databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",

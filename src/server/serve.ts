@@ -1,7 +1,8 @@
 /**
  * Starts the service on `@hono/node-server` and stops it cleanly on SIGINT/SIGTERM.
  */
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { ServerType } from "@hono/node-server";
 import { serveApp } from "./adapter-requests.js";
 import { createApp, prepareAccounts } from "./app.js";
@@ -20,8 +21,19 @@ export interface RunningService {
 
 /** Opens (and migrates) the store, then listens on the configured address; resolves once the port is bound. */
 export async function startService(config: ServiceConfig, version: string): Promise<RunningService> {
-  // Before anything is opened: team and hpc modes do not start without a job sandbox (unless it is turned off).
-  const sandbox = resolveSandbox({ mode: config.mode, setting: config.sandbox, dataDir: config.dataDir, configDir: config.configDir, dataRoots: config.dataRoots });
+  // Before anything is opened: a shared service does not run as root unless told it may, and team and hpc
+  // modes do not start without a job sandbox (unless it is turned off).
+  refuseRoot(config);
+  const sandbox = resolveSandbox({
+    mode: config.mode,
+    setting: config.sandbox,
+    dataDir: config.dataDir,
+    configDir: config.configDir,
+    dataRoots: config.dataRoots,
+    jobNetwork: config.jobNetwork,
+    sandboxUser: config.sandboxUser,
+    limits: { processes: config.jobMaxProcesses, workspaceQuotaBytes: config.workspaceQuotaBytes },
+  });
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
   const logger = createLogger({ level: config.logLevel });
   const { app, supervisor, auth } = createApp({
@@ -39,7 +51,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     basePath: config.basePath,
     allowedHosts: [config.host, ...config.allowedHosts],
     engine: config.engine,
-    runner: { sandbox },
+    runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir } },
     quota: config.quota,
     sessionTtlMs: config.sessionTtlMs,
     userLimits: config.userLimits,
@@ -54,7 +66,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {
-    guardSharedHost(config.dataDir, logger);
+    guardSharedHost(config.dataDir, logger, sandbox?.account !== undefined);
     try {
       sweep = await prepareAccounts(auth, config.adminPassword, logger);
     } catch (error) {
@@ -93,22 +105,51 @@ export async function startService(config: ServiceConfig, version: string): Prom
   });
 }
 
+/** Thrown when a shared service is started as root without SERVICE_ALLOW_ROOT=1; `suggestion` says what to do. */
+export class RootRefusedError extends Error {
+  constructor(
+    readonly problem: string,
+    readonly suggestion: string,
+  ) {
+    super(`${problem}; ${suggestion}`);
+  }
+}
+
+/**
+ * Team and hpc modes run other people's pipelines: started as root, a mistake in any sandbox is the whole
+ * machine's. They refuse unless the operator says they may (`SERVICE_ALLOW_ROOT=1`); then their sandboxes
+ * still run under an unprivileged account, without capabilities.
+ */
+function refuseRoot(config: ServiceConfig): void {
+  if (config.mode === "personal" || process.getuid?.() !== 0 || config.allowRoot) return;
+  throw new RootRefusedError(
+    `the service runs as root, and ${config.mode} mode runs other people's pipelines: it does not start as root unless told it may`,
+    "run it under an account of its own (the container image does: user strand, uid 10001), or set SERVICE_ALLOW_ROOT=1 to start it as root anyway (its sandboxes then run as SERVICE_SANDBOX_USER, default nobody, without capabilities)",
+  );
+}
+
 /**
  * A shared service's host: the data folder (the database, every user's runs) closed to other local
- * accounts — on a login node they could otherwise read password hashes and results — and a warning when the
- * service runs as root, since jobs keep its user id inside the sandbox and on scheduler nodes.
+ * accounts — on a login node they could otherwise read password hashes and results. A root service's
+ * sandboxes run under an unprivileged account, which must pass through it to the workspaces: then the
+ * folder is passable but not listable (711), and the database file readable by root only.
  */
-function guardSharedHost(dataDir: string, logger: Logger): void {
+function guardSharedHost(dataDir: string, logger: Logger, sandboxAccount: boolean): void {
+  const mode = sandboxAccount ? 0o711 : 0o700;
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    if ((statSync(dataDir).mode & 0o077) !== 0) {
-      chmodSync(dataDir, 0o700);
-      logger.info("the data folder is now readable by the service's account only (mode 700)");
+    mkdirSync(dataDir, { recursive: true, mode });
+    if ((statSync(dataDir).mode & 0o777) !== mode) {
+      chmodSync(dataDir, mode);
+      logger.info(sandboxAccount ? "the data folder is now passable but not readable by other accounts (mode 711): the sandbox account reaches the workspaces through it" : "the data folder is now readable by the service's account only (mode 700)");
+    }
+    for (const name of ["strand.db", "strand.db-wal", "strand.db-shm"]) {
+      const path = join(dataDir, name);
+      if (existsSync(path) && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
     }
   } catch (error) {
     logger.warn({ err: error }, "could not make the data folder private to the service's account; other local accounts may read it");
   }
   if (process.getuid?.() === 0) {
-    logger.warn("the service runs as root: jobs keep its user id inside the sandbox and on scheduler nodes; run it under an account of its own");
+    logger.warn("the service runs as root (SERVICE_ALLOW_ROOT=1): its sandboxes run as an unprivileged account, but run the service under an account of its own");
   }
 }

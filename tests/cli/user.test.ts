@@ -2,6 +2,7 @@
  * The first administrator, both ways: `strand user add` (a made-up password printed once, or one read from
  * standard input) and SERVICE_ADMIN_PASSWORD at the start of a team service; then signing in with them.
  */
+import { join } from "node:path";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBash, runStrand, tempFolder } from "../support/strand-cli.js";
@@ -61,13 +62,16 @@ describe("strand user and SERVICE_ADMIN_PASSWORD", () => {
     }
   });
 
-  it("a team service makes its data folder private to its account (mode 700)", async () => {
+  it("a team service makes its data folder private to its account (mode 700; 711 as root, whose sandboxes run as another account)", async () => {
     const open = data.path("open-data");
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
     const served = await serve({ SERVICE_DATA_DIR: open, SERVICE_MODE: "team", SERVICE_ADMIN_PASSWORD: "first-admin-password" });
     try {
-      expect(statSync(open).mode & 0o777).toBe(0o700);
+      const asRoot = process.getuid?.() === 0;
+      expect(statSync(open).mode & 0o777).toBe(asRoot ? 0o711 : 0o700);
+      // Passable is not readable: the database stays the service's alone.
+      if (asRoot) expect(statSync(join(open, "strand.db")).mode & 0o777).toBe(0o600);
     } finally {
       await served.stop();
     }

@@ -6,7 +6,7 @@
  * two users and a viewer.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "vitest";
@@ -104,6 +104,8 @@ export async function serveTeam(account: ServiceAccount, options: { env?: Record
   mkdirSync(configDir, { recursive: true });
   options.prepare?.(root);
   giveTo(root, account);
+  // A root service's sandboxes run as an unprivileged account, which must pass through to the workspaces.
+  if (account.uid === 0) chmodSync(root, 0o711);
   const asAnother = account.uid !== (process.getuid?.() ?? -1);
   const served = await serve(
     {

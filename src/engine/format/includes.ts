@@ -3,6 +3,7 @@
  * wins on name clashes; a namespace prefixes rule names (`ns::rule`) and rewrites references between the
  * module's own rules.
  */
+import { fetchSourceText, publicSourcesOnly, vetRepository } from "./remote-sources.js";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { EngineError, makeFinding, type Finding } from "../findings.js";
 import { extractDeclarations } from "./config.js";
@@ -129,6 +130,7 @@ async function readInclude(include: Include, host: ParsedFile, context: IncludeC
   }
   try {
     if (include.repo !== undefined) {
+      await vetRepository(include.repo, publicSourcesOnly());
       const checkout = await checkoutModule(include.repo, include.ref!, context.cacheDir);
       const path = join(checkout, include.path);
       return await readLocal(path, context);
@@ -161,16 +163,7 @@ async function readLocal(path: string, context: IncludeContext): Promise<ParsedF
 }
 
 async function fetchInclude(url: string): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(30_000) });
-  } catch (error) {
-    throw new EngineError("INCLUDE_ERROR", `cannot fetch include ${url}: ${(error as Error).message}`);
-  }
-  if (!response.ok) throw new EngineError("INCLUDE_ERROR", `cannot fetch include ${url}: HTTP ${response.status}`);
-  const body = await response.arrayBuffer();
-  if (body.byteLength > MAX_REMOTE_INCLUDE_BYTES) throw new EngineError("LIMIT_ERROR", `include ${url} is larger than 1 MiB`);
-  return new TextDecoder().decode(body);
+  return fetchSourceText(url, { publicOnly: publicSourcesOnly(), maxBytes: MAX_REMOTE_INCLUDE_BYTES, timeoutMs: 30_000 });
 }
 
 /** Prefixes rule names with `ns::` and rewrites references (`depends_on`, `scatter.gather`) among them. */

@@ -9,6 +9,7 @@
  *
  * Before any of that, the backend's program must be installed; a missing one fails with an install hint.
  */
+import { confined, jobConfinementFromEnv } from "./job-sandbox.js";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -379,7 +380,9 @@ function venvPlan(environment: Environment, options: EnsureEnvironmentOptions): 
 async function runSetupScript(script: string, kind: EnvironmentKind, spec: string, options: EnsureEnvironmentOptions, env: NodeJS.ProcessEnv): Promise<void> {
   // Loaded when first needed: most runs never call it, and loading it costs every start of strand.
   const { execa } = await import("execa");
-  const result = await execa("bash", ["-c", script], { cwd: options.workdir, env, extendEnv: false, stdin: "ignore", reject: false });
+  // A shared service's set-up runs in its set-up sandbox: a package's install scripts are the pipeline's code too.
+  const argv = confined(jobConfinementFromEnv(process.env).setup, ["bash", "-c", script]);
+  const result = await execa(argv[0]!, argv.slice(1), { cwd: options.workdir, env, extendEnv: false, stdin: "ignore", reject: false });
   if (!result.failed) return;
   const detail = lastLines(result.stderr || result.stdout || (result.message ?? `exit code ${result.exitCode}`), 10);
   throw new EngineError("ENV_ERROR", `setting up ${kind} environment ${spec} failed: ${detail}`, {

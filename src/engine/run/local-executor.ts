@@ -2,13 +2,19 @@
  * Runs job attempts on this machine: `bash -c` in a process group of its own (so the whole tree can be
  * paused, resumed, timed out and cancelled with one signal), stdin closed, stdout and stderr appended to
  * the job's log files. CPU time comes from bash's `times` at exit; peak memory from sampling /proc.
+ *
+ * Under a shared service each attempt runs inside the job sandbox the service gave (job-sandbox.ts): the
+ * sandbox program (bubblewrap) is the group's leader, its processes share the group, so signals reach the
+ * job's shell as before; the shell sets the job's limits before its command, and with CPU affinity on, the
+ * job is pinned to as many CPUs as it declares threads.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, appendFileSync, closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import { constants as osConstants } from "node:os";
+import { availableParallelism, constants as osConstants } from "node:os";
 import type { AttemptCallbacks, AttemptResult, JobExecutor, JobSpec } from "./executor.js";
 import { ProcessGroupSampler } from "./process-sampler.js";
+import { affinityPrefix, confined, jobConfinementFromEnv, limitLines, type JobConfinement } from "./job-sandbox.js";
 
 /** Exit code of an attempt that ran out of time, as GNU timeout reports it. */
 export const TIMEOUT_EXIT_CODE = 124;
@@ -54,6 +60,8 @@ export interface LocalExecutorOptions {
    * reused, removed by close(). Without it each job gets a file beside its stderr log, removed after it.
    */
   timesDir?: string;
+  /** The sandbox and limits of a shared service (default: from the environment; none on one's own machine). */
+  confinement?: JobConfinement;
 }
 
 /** The executor for `strand run` without a cluster. */
@@ -66,8 +74,32 @@ export class LocalExecutor implements JobExecutor {
   private readonly freeTimesSlots: number[] = [];
   private timesSlots = 0;
 
+  private readonly confinement: JobConfinement;
+  /** Jobs pinned to each CPU (with CPU affinity), to give the next job the least used ones. */
+  private readonly cpuUse: number[];
+
   constructor(private readonly options: LocalExecutorOptions = {}) {
     this.sampler = options.sampler ?? new ProcessGroupSampler();
+    this.confinement = options.confinement ?? jobConfinementFromEnv(process.env);
+    this.cpuUse = this.confinement.limits.cpuAffinity ? new Array<number>(availableParallelism()).fill(0) : [];
+  }
+
+  /** The least used CPUs for a job of `threads` threads (none without CPU affinity). */
+  private takeCpus(threads: number): number[] {
+    if (this.cpuUse.length === 0) return [];
+    const wanted = Math.max(1, Math.min(threads, this.cpuUse.length));
+    const chosen = this.cpuUse
+      .map((use, cpu) => ({ use, cpu }))
+      .sort((a, b) => a.use - b.use || a.cpu - b.cpu)
+      .slice(0, wanted)
+      .map(({ cpu }) => cpu)
+      .sort((a, b) => a - b);
+    for (const cpu of chosen) this.cpuUse[cpu]!++;
+    return chosen;
+  }
+
+  private giveCpus(cpus: number[]): void {
+    for (const cpu of cpus) this.cpuUse[cpu] = Math.max(0, this.cpuUse[cpu]! - 1);
   }
 
   async run(spec: JobSpec, callbacks: AttemptCallbacks): Promise<AttemptResult> {
@@ -103,19 +135,25 @@ export class LocalExecutor implements JobExecutor {
     const started = performance.now();
     // The trap reports CPU time of the shell and every child it waited for; a command that replaces the
     // shell (exec) or sets its own EXIT trap simply leaves the figure to the /proc sampler.
-    const text = `trap 'times > "$STRAND_JOB_TIMES" 2>/dev/null' EXIT\n${spec.command}`;
+    const limits = limitLines(this.confinement.limits, spec);
+    const text = [...limits, `trap 'times > "$STRAND_JOB_TIMES" 2>/dev/null' EXIT`, spec.command].join("\n");
+    const cpus = this.takeCpus(spec.threads);
+    const argv = confined(this.confinement.jobs, [...affinityPrefix(cpus), bashPath(), "-c", text]);
     // node's spawn with file descriptors we open ourselves: a job start is on the hot path of every run,
     // and this is measurably cheaper than a wrapper that opens the log files and buffers for us.
     const stdoutFd = openSync(spec.stdoutPath, "a");
     const stderrFd = spec.stderrPath === spec.stdoutPath ? stdoutFd : openSync(spec.stderrPath, "a");
     let child: ChildProcess;
     try {
-      child = spawn(bashPath(), ["-c", text], {
+      child = spawn(argv[0]!, argv.slice(1), {
         cwd: spec.cwd,
         detached: true,
         stdio: ["ignore", stdoutFd, stderrFd],
         env: { ...process.env, ...this.options.env, STRAND_JOB_NAME: spec.name, STRAND_JOB_TIMES: timesPath },
       });
+    } catch (error) {
+      this.giveCpus(cpus);
+      throw error;
     } finally {
       closeSync(stdoutFd);
       if (stderrFd !== stdoutFd) closeSync(stderrFd);
@@ -127,7 +165,8 @@ export class LocalExecutor implements JobExecutor {
     const pid = child.pid;
     if (pid === undefined) {
       const result = await exited;
-      return { status: "failed", exitCode: 127, wallMs: performance.now() - started, message: `could not start bash: ${result.error?.message ?? "unknown error"}` };
+      this.giveCpus(cpus);
+      return { status: "failed", exitCode: 127, wallMs: performance.now() - started, message: `could not start ${this.confinement.jobs ? "the job sandbox" : "bash"}: ${result.error?.message ?? "unknown error"}` };
     }
     const entry: Running = { pgid: pid, cancelled: false, timedOut: false };
     this.running.add(entry);
@@ -146,6 +185,7 @@ export class LocalExecutor implements JobExecutor {
       if (!this.paused) armLimit(entry);
     }
     const result = await exited;
+    this.giveCpus(cpus);
     if (entry.limit?.timer) clearTimeout(entry.limit.timer);
     if (entry.killTimer) clearTimeout(entry.killTimer);
     // Processes the leader left behind in its group die with it when the attempt was stopped.

@@ -4,6 +4,7 @@
  * last built (fingerprints in `.strand/reference-checkpoint.json`). An existing output with no recorded
  * fingerprint is adopted. A failed build stops the run.
  */
+import { confined, jobConfinementFromEnv } from "./job-sandbox.js";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
@@ -127,7 +128,9 @@ export async function buildReference(
     const command = wrapCommand(reference.environment, referenceCommand(reference, pipeline, context), { workdir: pipeline.dir, machineMemoryMb: context.machine.memoryMb });
     // Loaded when first needed: most runs never call it, and loading it costs every start of strand.
     const { execa } = await import("execa");
-    const result = await execa("bash", ["-c", command], { cwd: pipeline.dir, stdin: "ignore", stdout: { file: stdoutPath }, stderr: { file: stderrPath }, reject: false });
+    // A shared service's reference builds run in its job sandbox, like any command the pipeline controls.
+    const argv = confined(jobConfinementFromEnv(process.env).jobs, ["bash", "-c", command]);
+    const result = await execa(argv[0]!, argv.slice(1), { cwd: pipeline.dir, stdin: "ignore", stdout: { file: stdoutPath }, stderr: { file: stderrPath }, reject: false });
     const exitCode = typeof result.exitCode === "number" ? result.exitCode : null;
     const stderr = readFileSync(stderrPath, "utf8").slice(-2048);
     const durationMs = Math.round(performance.now() - started);

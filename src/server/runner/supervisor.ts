@@ -27,9 +27,11 @@ import { procChildren, procStatFields } from "../../engine/run/process-sampler.j
 import { engineEnvironment } from "./engine-environment.js";
 import { assertLinkFree, openLinkFree, writeLinkFree } from "./link-guard.js";
 import { ProcessTreeSampler } from "./process-tree.js";
-import { sandboxedCommand, type SandboxPolicy } from "./sandbox.js";
+import { engineSandboxCommand, handOverWorkspace, jobSandboxPrefix, type SandboxPolicy } from "./sandbox.js";
+import { isSchedulerTarget } from "./run-targets.js";
 import { RunProgress } from "./run-progress.js";
 import { readWorkspaceFile, readWorkspaceJson, readWorkspaceTail } from "./workspace-reader.js";
+import { megabytes, WorkspaceQuota } from "./workspace-quota.js";
 
 const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
 
@@ -50,6 +52,8 @@ export interface SupervisorOptions {
   cancelGraceMs?: number;
   /** Where supervision problems are reported. */
   log?: (line: string) => void;
+  /** Each user's workspaces against `SERVICE_USER_WORKSPACE_MB` (bytes; 0 or absent: no quota). */
+  workspaceQuota?: { bytes: number; dataDir: string; intervalMs?: number };
 }
 
 /** A run being supervised by this process. */
@@ -75,6 +79,8 @@ interface Supervised {
   cancelRequested?: boolean;
   /** Gives the run's engine-start slot back (once it has reported its start, or ended). */
   started?: () => void;
+  /** Its owner's workspaces are measured against the quota while it goes. */
+  quotaWatched?: boolean;
 }
 
 /** Job events that subscribers of GET /api/events see. */
@@ -94,8 +100,37 @@ export class RunSupervisor {
   private readonly engine: string[];
   private closed = false;
 
+  /** Each user's workspaces against their quota (undefined: no quota). */
+  readonly quota: WorkspaceQuota | undefined;
+
   constructor(private readonly options: SupervisorOptions) {
     this.engine = options.engineCommand ?? [process.execPath, STRAND_BIN];
+    const quota = options.workspaceQuota;
+    this.quota = quota && quota.bytes > 0 ? new WorkspaceQuota({ ...quota, onExceeded: (owner, used) => this.overQuota(owner, used) }) : undefined;
+  }
+
+  /**
+   * A user's workspaces have outgrown the quota: their active runs stop, each cancelled with the reason (the
+   * space is not freed: the user decides what to delete).
+   */
+  private overQuota(owner: string, usedBytes: number): void {
+    const quota = this.quota!;
+    const error = `stopped: your workspaces use ${megabytes(usedBytes)}, over the workspace quota of ${megabytes(quota.bytes)} (SERVICE_USER_WORKSPACE_MB); ask an administrator to remove workspaces of runs you no longer need, or to raise the quota`;
+    for (const supervised of this.runs.values()) {
+      if (supervised.run.owner !== owner || supervised.finishing || supervised.cancelRequested) continue;
+      const runId = supervised.run.id;
+      void this.options.store.updateRun(runId, { status: "cancelled", error }, { expectedStatus: ACTIVE }).then(
+        () => {
+          this.noteStatus(runId, "cancelled");
+          this.cancel(runId);
+          this.options.events.publish("run_cancelled", { run_id: runId, status: "cancelled", cancelled_at: new Date().toISOString(), error }, owner);
+          this.options.log?.(`run ${runId}: ${error}`);
+        },
+        (caught: unknown) => {
+          if (!isStoreError(caught, "CONFLICT")) this.options.log?.(`run ${runId}: could not stop it over the quota: ${describe(caught)}`);
+        },
+      );
+    }
   }
 
   /** The environment engines start with (the service's, plus the configured extras). */
@@ -207,6 +242,7 @@ export class RunSupervisor {
     }
     const supervised = this.track(run, files, request, true);
     supervised.started = started;
+    this.watchQuota(supervised);
     let child;
     try {
       // Jobs of earlier runs wrote in this workspace: nothing the service writes or copies here may go through a link.
@@ -231,12 +267,14 @@ export class RunSupervisor {
       const folders = { home: join(files.workspace, ".strand", "home"), tmp: join(files.dir, "tmp") };
       mkdirSync(folders.home, { recursive: true });
       mkdirSync(folders.tmp, { recursive: true });
+      // A root service's sandboxes run under an unprivileged account, which must own what the engine writes in.
+      const relative = (path: string) => path.slice(ws.length + 1);
+      handOverWorkspace(this.options.sandbox, ws, [".strand", ".strand/runs", relative(files.dir), relative(folders.home), relative(folders.tmp)]);
       // The extras configured for engines are chosen for them, so they pass (secret-looking names still do not).
-      // Scheduler jobs run on the nodes, outside the engine's sandbox: the engine starts them in the same one.
-      const jobSandbox: Record<string, string> = this.options.sandbox ? { STRAND_JOB_SANDBOX: JSON.stringify(sandboxedCommand(this.options.sandbox, files.workspace, [])) } : {};
-      const env = engineEnvironment(process.env, folders, { ...this.options.env, ...invocation.env, ...jobSandbox, FORCE_COLOR: "0", NO_COLOR: "1" });
+      // Every command of the pipeline runs in the job sandbox (sandbox.ts); scheduler jobs start it on their node.
+      const env = engineEnvironment(process.env, folders, { ...this.options.env, ...invocation.env, ...this.confinement(ws), FORCE_COLOR: "0", NO_COLOR: "1" });
       const plain = [...this.engine, ...invocation.args];
-      const command = this.options.sandbox ? sandboxedCommand(this.options.sandbox, files.workspace, plain) : plain;
+      const command = this.options.sandbox ? engineSandboxCommand(this.options.sandbox, ws, plain, { scheduler: isSchedulerTarget(request.target.type) && !request.dry_run }) : plain;
       const log = openLinkFree(ws, files.engineLog, "append");
       const out = request.dry_run ? openLinkFree(ws, files.dryRunPlan, "truncate") : log;
       try {
@@ -276,6 +314,31 @@ export class RunSupervisor {
       const code = typeof result.exitCode === "number" ? result.exitCode : signalExitCode(result.signal);
       void this.finish(supervised, code).catch((error: unknown) => this.options.log?.(`run ${run.id}: finishing failed: ${describe(error)}`));
     });
+  }
+
+  private watchQuota(supervised: Supervised): void {
+    if (!this.quota || supervised.quotaWatched) return;
+    supervised.quotaWatched = true;
+    this.quota.watch(supervised.run.owner);
+  }
+
+  /** The engine's instructions for confining the pipeline's commands: the job sandbox, the set-up sandbox and each job's limits (none without a sandbox). */
+  private confinement(workspace: string): Record<string, string> {
+    const policy = this.options.sandbox;
+    if (!policy) return {};
+    return {
+      STRAND_JOB_SANDBOX: JSON.stringify(jobSandboxPrefix(policy, workspace, { network: policy.jobNetwork })),
+      // Set-up downloads packages: the host's network, in an otherwise identical sandbox.
+      STRAND_SETUP_SANDBOX: JSON.stringify(jobSandboxPrefix(policy, workspace, { network: "host" })),
+      // URL includes and modules from public addresses only (remote-sources.ts): no loopback, private network or cloud metadata.
+      STRAND_REMOTE_SOURCES: "public",
+      STRAND_JOB_LIMITS: JSON.stringify({
+        processes: policy.limits.processes,
+        fileBytes: policy.limits.workspaceQuotaBytes > 0 ? policy.limits.workspaceQuotaBytes : undefined,
+        memory: true,
+        cpuAffinity: true,
+      }),
+    };
   }
 
   /** Pauses a running run's engine (it stops starting jobs and suspends running local jobs). */
@@ -357,6 +420,7 @@ export class RunSupervisor {
           supervised.pid = run.pid;
           // Fold what was written while the service was away without re-announcing it, then go live.
           this.follow(supervised, { replay: true });
+          this.watchQuota(supervised);
           this.startSampling(supervised);
           supervised.liveness = setInterval(() => {
             if (!engineAlive(run.pid!, run.id)) void this.finish(supervised, null);
@@ -376,6 +440,7 @@ export class RunSupervisor {
   /** Stops following (engines keep running; a later `recover()` picks them up). */
   close(): void {
     this.closed = true;
+    this.quota?.close();
     for (const supervised of this.runs.values()) this.stopWatching(supervised);
   }
 
@@ -515,6 +580,7 @@ export class RunSupervisor {
       status = "cancelled";
     }
     this.runs.delete(run.id);
+    if (supervised.quotaWatched) this.quota?.unwatch(run.owner);
     if (final && final.status !== "cancelled") {
       this.options.events.publish(`run_${final.status}`, { run_id: run.id, status: final.status, finished_at: final.finished_at, exit_code: final.exit_code, counts: final.counts, error: final.error }, run.owner);
     } else if (final && supervised.run.status !== "cancelled") {

@@ -122,6 +122,8 @@ export function openInWorkspace(root: string, path: string): number | undefined 
 export interface OpenFolder {
   /** Where the folder's entries are: `/proc/self/fd/<fd>` (the folder as opened, whatever is renamed since), else its path. */
   readonly path: string;
+  /** The open folder's descriptor (fchown and fchmod act on the folder that was checked, not on a path). */
+  readonly fd: number;
   close(): void;
 }
 
@@ -153,10 +155,10 @@ export function openFolderInWorkspace(root: string, path: string): OpenFolder | 
       close();
       return undefined;
     }
-    return { path: `/proc/self/fd/${fd}`, close };
+    return { path: `/proc/self/fd/${fd}`, fd, close };
   } catch {
     // No /proc (not Linux): the folder is listed by its path, checked above.
-    return existsSync("/proc/self/fd") ? (close(), undefined) : { path: target, close };
+    return existsSync("/proc/self/fd") ? (close(), undefined) : { path: target, fd, close };
   }
 }
 

@@ -3,19 +3,21 @@
  * refusing to start without bubblewrap unless the sandbox is turned off (with a message that says how to
  * fix it, also through a real `strand serve`), personal mode opting in, and the order of bwrap's mounts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { serviceConfig } from "../../../src/server/config.js";
-import { resolveSandbox, sandboxedCommand, SandboxUnavailableError, type SandboxInputs } from "../../../src/server/runner/sandbox.js";
+import { engineSandboxCommand, jobSandboxPrefix, resolveSandbox, SandboxUnavailableError, type SandboxInputs, type SandboxPolicy } from "../../../src/server/runner/sandbox.js";
 import { BWRAP_WORKS, failWithoutBwrapWhenStrict } from "../../support/bubblewrap.js";
 import { assertBuilt, STRAND_BIN } from "../../support/strand-cli.js";
 
 failWithoutBwrapWhenStrict();
 
 const folder = mkdtempSync(join(tmpdir(), "strand-sandbox-config-"));
+// As root the sandboxes run as an unprivileged account, which must pass through to the data folder.
+chmodSync(folder, 0o711);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Inputs for a service whose PATH has no bwrap. */
@@ -67,7 +69,7 @@ describe("SERVICE_SANDBOX", () => {
 
   it("strand serve --mode team exits with the refusal when bwrap is missing", async () => {
     assertBuilt();
-    const env = { PATH: join(folder, "no-tools"), HOME: folder, SERVICE_DATA_DIR: join(folder, "serve-data"), SERVICE_CONFIG_DIR: join(folder, "config"), NO_COLOR: "1" };
+    const env = { PATH: join(folder, "no-tools"), HOME: folder, SERVICE_DATA_DIR: join(folder, "serve-data"), SERVICE_CONFIG_DIR: join(folder, "config"), NO_COLOR: "1", SERVICE_ALLOW_ROOT: "1" };
     const result = await execa(process.execPath, [STRAND_BIN, "serve", "-p", "0", "--mode", "team"], { env, extendEnv: false, reject: false, timeout: 30_000 });
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain("no job sandbox is available: bwrap (bubblewrap) is not on PATH, and team mode runs other people's pipelines");
@@ -87,9 +89,41 @@ describe.skipIf(!BWRAP_WORKS)("the sandbox policy", () => {
   it("hides again what a data folder of / would show, and binds the workspace last", () => {
     const data = join(folder, "data");
     const workspace = join(data, "users", "u1", "runs", "r1");
-    const command = sandboxedCommand({ kind: "bwrap", program: "/usr/bin/bwrap", hidden: ["/tmp", folder], dataRoots: ["/"], engineFolders: [] }, workspace, ["node", "strand.js"]);
+    const command = engineSandboxCommand(policyOf({ hidden: ["/tmp", folder], dataRoots: ["/"] }), workspace, ["node", "strand.js"], { scheduler: false });
     const text = command.join(" ");
-    expect(text).toMatch(/^\/usr\/bin\/bwrap --ro-bind \/ \/ --proc \/proc --dev \/dev --unshare-pid --unshare-ipc --unshare-uts /);
-    expect(text).toContain(`--tmpfs /tmp --tmpfs ${folder} --ro-bind / / --tmpfs /tmp --tmpfs ${folder} --bind ${workspace} ${workspace} --chdir ${workspace} -- node strand.js`);
+    expect(text).toMatch(/^\/usr\/bin\/bwrap --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --cap-drop ALL --ro-bind \/ \/ --proc \/proc --dev \/dev /);
+    expect(text).toContain(`--tmpfs /tmp --tmpfs ${folder} --ro-bind / / --tmpfs /tmp --tmpfs ${folder} --tmpfs /run`);
+    expect(text).toMatch(new RegExp(`--bind ${workspace} ${workspace} --chdir ${workspace} -- node strand.js$`));
+  });
+
+  it("gives jobs a sandbox of their own: no network, no further user namespaces, no scheduler programs or daemon sockets", () => {
+    const workspace = join(folder, "data", "users", "u1", "runs", "r1");
+    const policy = policyOf({ schedulerPrograms: ["/usr/bin/sbatch"], sockets: { munge: "/srv/munge/munge.sock", hidden: ["/srv/docker.sock"] } });
+    const prefix = jobSandboxPrefix(policy, workspace, { network: "none" }).join(" ");
+    expect(prefix).toMatch(/^\/usr\/bin\/bwrap --unshare-user --unshare-pid .* --cap-drop ALL --disable-userns /);
+    expect(prefix).toContain("--unshare-net");
+    expect(prefix).toContain("--ro-bind /dev/null /usr/bin/sbatch");
+    expect(prefix).toContain("--unsetenv MUNGE_SOCKET --unsetenv DOCKER_HOST --unsetenv CONTAINER_HOST");
+    expect(prefix).toMatch(new RegExp(`--bind ${workspace} ${workspace} --$`));
+    // Set-up downloads: the host's network; a scheduler target's engine sees MUNGE, others do not.
+    expect(jobSandboxPrefix(policy, workspace, { network: "host" }).join(" ")).not.toContain("--unshare-net");
+    expect(engineSandboxCommand(policy, workspace, ["node"], { scheduler: false }).join(" ")).not.toContain("/run/munge");
   });
 });
+
+/** A sandbox policy for checking argument lists (nothing is run). */
+function policyOf(overrides: Partial<SandboxPolicy>): SandboxPolicy {
+  return {
+    kind: "bwrap",
+    program: "/usr/bin/bwrap",
+    hidden: ["/tmp"],
+    dataRoots: [],
+    engineFolders: [],
+    jobNetwork: "none",
+    sockets: { hidden: [] },
+    schedulerPrograms: [],
+    limits: { processes: 1024, workspaceQuotaBytes: 0 },
+    limitMechanism: "rlimits",
+    ...overrides,
+  };
+}

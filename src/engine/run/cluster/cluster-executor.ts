@@ -17,7 +17,8 @@ import type { Cluster } from "../../format/model.js";
 import { parseDuration, walltime } from "../durations.js";
 import type { AttemptCallbacks, AttemptResult, ClusterDirectives, JobExecutor, JobSpec } from "../executor.js";
 import { createBackend, isFinished, type BackendName, type JobStatus, type SchedulerBackend } from "./backends.js";
-import { jobSandboxFromEnv, renderJobScript } from "./job-script.js";
+import { renderJobScript } from "./job-script.js";
+import { jobConfinementFromEnv, limitLines, type JobLimits } from "../job-sandbox.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner, type CommandLine, type RunOptions, type RunSchedulerCommand } from "./scheduler-commands.js";
 import { schedulerJobName } from "./scheduler-job-names.js";
 import { highestRecordedJobNumber, jobFileName, readRecord, removeRecord, writeDurably, writeRecord, type SubmissionRecord } from "./submission-records.js";
@@ -97,10 +98,14 @@ export class ClusterExecutor implements JobExecutor {
   private lastJobNumber: Promise<number> | undefined;
 
   /** The bubblewrap prefix of a shared service's jobs (STRAND_JOB_SANDBOX), undefined on one's own machine. */
-  private readonly sandbox: string[] | undefined;
+  private readonly sandbox: readonly string[] | undefined;
+  /** What the service holds each job to (STRAND_JOB_LIMITS); none on one's own machine. */
+  private readonly limits: JobLimits;
 
   constructor(private readonly options: ClusterExecutorOptions) {
-    this.sandbox = jobSandboxFromEnv(process.env);
+    const confinement = jobConfinementFromEnv(process.env);
+    this.sandbox = confinement.jobs;
+    this.limits = confinement.limits;
     this.kind = options.backend;
     this.backend = createBackend(options.backend);
     this.maxInFlight = options.cluster?.max_submitted ?? DEFAULT_MAX_SUBMITTED;
@@ -146,7 +151,9 @@ export class ClusterExecutor implements JobExecutor {
 
     const script = join(this.options.runDir, "jobs", jobFileName(spec.name), "job.sh");
     const jobName = schedulerJobName(await this.nextJobNumber(), { runId: this.options.runId, rule: spec.rule });
-    const rendered = renderJobScript(this.kind, { ...spec, jobName, cluster: this.directives(spec), sandbox: this.sandbox });
+    // The scheduler enforces CPUs and memory on its nodes itself; a sandbox still holds the job to its process cap and file size.
+    const limits = this.sandbox ? limitLines({ ...this.limits, cpuAffinity: false }, spec) : [];
+    const rendered = renderJobScript(this.kind, { ...spec, jobName, cluster: this.directives(spec), sandbox: this.sandbox, limits });
     for (const warning of rendered.warnings) callbacks.log?.(warning);
     await mkdir(dirname(script), { recursive: true });
     await writeFile(script, rendered.text, { mode: 0o755 });

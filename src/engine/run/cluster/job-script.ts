@@ -20,24 +20,12 @@ export type JobScriptRequest = Pick<JobSpec, "name" | "threads" | "memory" | "cw
    * prefix, ending with `--`); the job then sees what a local job of that service sees, not the service's data.
    */
   sandbox?: readonly string[];
+  /** Shell lines that set the job's limits inside the sandbox, before its command (`limitLines`). */
+  limits?: readonly string[];
 };
 
-/** The sandbox prefix a shared service gives its engines for scheduler jobs, or undefined; anything malformed is refused. */
-export function jobSandboxFromEnv(env: NodeJS.ProcessEnv): string[] | undefined {
-  const text = env.STRAND_JOB_SANDBOX;
-  if (text === undefined || text === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  if (!Array.isArray(value) || value.length < 2 || !value.every((part) => typeof part === "string") || value[value.length - 1] !== "--") {
-    // Fail closed: a service that asked for a sandbox must not get unsandboxed jobs because of a typo.
-    throw new Error("STRAND_JOB_SANDBOX must be a JSON list of the sandbox program and its arguments, ending with \"--\"");
-  }
-  return value as string[];
-}
+/** The sandbox prefix of a shared service's jobs (re-exported where scheduler scripts are made). */
+export { jobSandboxFromEnv } from "../job-sandbox.js";
 
 export interface JobScript {
   text: string;
@@ -143,9 +131,10 @@ export function jobDirectives(backend: BackendName, request: JobScriptRequest, w
 }
 
 /** The script lines that run the command inside the sandbox on the node, or say clearly that it is missing there. */
-function sandboxedBody(sandbox: readonly string[], cwd: string, command: string): string[] {
+function sandboxedBody(sandbox: readonly string[], cwd: string, command: string, limits: readonly string[]): string[] {
   const program = sandbox[0]!;
-  const inner = ["set -e", `cd ${shellQuote(cwd)}`, command].join("\n");
+  // The limits are set inside the sandbox, in the job's own user namespace, where its process count is its own.
+  const inner = [...limits, "set -e", `cd ${shellQuote(cwd)}`, command].join("\n");
   return [
     `if [ ! -x ${shellQuote(program)} ]; then echo "strand: this service runs jobs in bubblewrap (${program}), which is missing on $(hostname): install it on the nodes" >&2; exit 127; fi`,
     `exec ${sandbox.map(shellQuote).join(" ")} /bin/bash -c ${shellQuote(inner)}`,
@@ -166,7 +155,7 @@ export function renderJobScript(backend: BackendName, request: JobScriptRequest)
     `mkdir -p ${logFolders}`,
     // `cd` on a line of its own: under `set -e` a failed cd stops the job, while `cd … && cmd` would only
     // skip the first line of a multi-line command and run the rest in the wrong folder.
-    ...(request.sandbox ? sandboxedBody(request.sandbox, request.cwd, request.command) : [`cd ${shellQuote(request.cwd)}`, request.command]),
+    ...(request.sandbox ? sandboxedBody(request.sandbox, request.cwd, request.command, request.limits ?? []) : [`cd ${shellQuote(request.cwd)}`, request.command]),
     "",
   ].join("\n");
   return { text, warnings };

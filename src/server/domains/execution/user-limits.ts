@@ -14,7 +14,7 @@
  */
 import { ServiceError } from "../../errors.js";
 import { runRequestOf, type RunRequest } from "../../runner/engine-command.js";
-
+import { megabytes, type WorkspaceQuota } from "../../runner/workspace-quota.js";
 import type { Run, RunStatus, Store } from "../../store/store.js";
 
 /** The limits per user; 0 means no limit. */
@@ -51,11 +51,13 @@ export class UserRunLimits {
   constructor(
     private readonly store: Store,
     readonly limits: UserLimits,
+    /** Each user's workspaces against `SERVICE_USER_WORKSPACE_MB` (none when absent). */
+    private readonly quota?: WorkspaceQuota,
   ) {}
 
   /** Whether any limit is set. */
   get active(): boolean {
-    return this.limits.maxRuns > 0 || this.limits.maxThreads > 0;
+    return this.limits.maxRuns > 0 || this.limits.maxThreads > 0 || this.quota !== undefined;
   }
 
   /**
@@ -67,6 +69,7 @@ export class UserRunLimits {
     if (!this.active) return record();
     const previous = this.tails.get(owner) ?? Promise.resolve();
     const mine = previous.then(async () => {
+      await this.checkQuota(owner);
       this.check(await this.usage(owner), runThreads(request));
       this.remember(runId, runThreads(request));
       return record();
@@ -78,6 +81,18 @@ export class UserRunLimits {
     } finally {
       if (this.tails.get(owner) === tail) this.tails.delete(owner);
     }
+  }
+
+  /** A user whose workspaces fill the quota starts nothing more (measured at most 5 s ago). */
+  private async checkQuota(owner: string): Promise<void> {
+    if (!this.quota) return;
+    const used = await this.quota.used(owner, 5_000);
+    if (used < this.quota.bytes) return;
+    const quotaMb = Math.round(this.quota.bytes / 1024 / 1024);
+    throw new ServiceError(429, "USER_LIMIT", `your workspaces use ${megabytes(used)}; the workspace quota is ${megabytes(this.quota.bytes)} (SERVICE_USER_WORKSPACE_MB=${quotaMb})`, {
+      suggestion: "ask an administrator to remove workspaces of runs you no longer need (under the data folder's users/<your id>/), or to raise SERVICE_USER_WORKSPACE_MB",
+      fields: { limit: "SERVICE_USER_WORKSPACE_MB", allowed: quotaMb, in_use: Math.round(used / 1024 / 1024), requested: 0 },
+    });
   }
 
   private check(usage: Usage, wanted: number): void {

@@ -10,7 +10,7 @@ import { failureResponse } from "../../openapi-shapes.js";
 import { PathPrivacy } from "../../path-privacy.js";
 import type { Store } from "../../store/store.js";
 import { MetricsCollector, systemDocument, type MetricSources } from "./metrics.js";
-import { describeSandbox, type SandboxDescription } from "../../runner/sandbox.js";
+import { describeSandbox } from "../../runner/sandbox.js";
 import type { ServiceMetrics } from "./prometheus.js";
 import { auditEntryView, auditQuery } from "./audit-listing.js";
 import { AuditPage, AuditQuerySchema, HealthDocument } from "./schemas.js";
@@ -116,8 +116,6 @@ export interface ObservabilityContext extends HealthContext {
   dataDir: string;
   /** How server paths are hidden from callers who are not administrators (default: the data folder's rule). */
   privacy?: PathPrivacy;
-  /** The job sandbox in use (default: none). */
-  sandbox?: () => SandboxDescription;
   /** The Prometheus registry the service's instruments write to. */
   prometheus: ServiceMetrics;
 }

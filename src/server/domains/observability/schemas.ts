@@ -20,6 +20,18 @@ export const HealthDocument = z
         detail: z.string().optional(),
       }),
       ai: z.object({ status: z.enum(["ok", "not_configured"]), provider: z.string().nullable() }),
+      sandbox: z
+        .object({
+          status: z.enum(["ok", "off"]).openapi({ description: "off: runs are not sandboxed (personal mode, or SERVICE_SANDBOX=off)" }),
+          kind: z.enum(["bwrap", "none"]),
+          capabilities: z.enum(["none", "the service's"]).openapi({ description: "jobs' capabilities: none (their own user namespace, every capability dropped)" }),
+          runs_as: z.enum(["the service's account", "an unprivileged account"]).openapi({ description: "a root service's jobs run under an unprivileged account (SERVICE_SANDBOX_USER)" }),
+          network: z.enum(["none", "host"]).openapi({ description: "jobs' network: their own empty one, or the host's (SERVICE_JOB_NETWORK)" }),
+          limits: z.enum(["cgroup-v2", "rlimits", "none"]).openapi({ description: "what holds each job to its declared memory, its CPUs and the process cap" }),
+          processes_per_job: z.number().int().nullable().openapi({ description: "SERVICE_JOB_MAX_PROCESSES" }),
+          workspace_quota_mb: z.number().int().nullable().openapi({ description: "each user's workspace quota (SERVICE_USER_WORKSPACE_MB); null: none" }),
+        })
+        .openapi({ description: "the job sandbox and how jobs are limited" }),
     }),
   })
   .openapi("Health");

@@ -8,6 +8,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { LicenseStatus } from "../../../license/license.js";
 import type { HealthDocument } from "./schemas.js";
+import { describeSandbox, type SandboxDescription } from "../../runner/sandbox.js";
 
 export interface HealthContext {
   version: string;
@@ -20,6 +21,8 @@ export interface HealthContext {
   aiProvider(): string | null;
   /** Whether runs can be started (the engine program is there) and how many are under way. */
   engine(): { available: boolean; detail?: string; active: number; queued: number };
+  /** The job sandbox in use (default: none). */
+  sandbox?: () => SandboxDescription;
 }
 
 type Health = z.infer<typeof HealthDocument>;
@@ -66,6 +69,12 @@ function engineStatus(context: HealthContext): Health["components"]["engine"] {
   };
 }
 
+/** What the public health document says of the sandbox (no folders: they are server paths). */
+function sandboxStatus(sandbox: SandboxDescription): Health["components"]["sandbox"] {
+  const { hidden: _hidden, data_roots: _roots, ...shown } = sandbox;
+  return { status: sandbox.kind === "bwrap" ? "ok" : "off", ...shown };
+}
+
 /** The health document. */
 export async function healthDocument(context: HealthContext): Promise<Health> {
   const [database, license] = await Promise.all([databaseStatus(context.pingDatabase), context.license()]);
@@ -74,6 +83,7 @@ export async function healthDocument(context: HealthContext): Promise<Health> {
     database,
     engine: engineStatus(context),
     ai: { status: provider ? "ok" : "not_configured", provider },
+    sandbox: sandboxStatus(context.sandbox?.() ?? describeSandbox(undefined)),
   };
   return {
     status: database.status === "ok" && components.engine.status === "ok" ? "ok" : "degraded",
