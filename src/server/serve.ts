@@ -39,7 +39,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     basePath: config.basePath,
     allowedHosts: [config.host, ...config.allowedHosts],
     engine: config.engine,
-    runner: { sandbox },
+    runner: { sandbox, webhooksAllowPrivate: config.webhookAllowPrivate },
     quota: config.quota,
     sessionTtlMs: config.sessionTtlMs,
     userLimits: config.userLimits,
