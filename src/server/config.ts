@@ -53,6 +53,8 @@ export interface ServiceConfig {
   publicUrl: string | undefined;
   /** `SERVICE_IMPORT_ALLOW_PRIVATE=1`: imports may fetch from loopback and private addresses (tests only). */
   importAllowPrivate: boolean;
+  /** `SERVICE_WEBHOOK_ALLOW_PRIVATE=1`: webhooks of the runs the service starts may reach loopback, private and link-local addresses. */
+  webhookAllowPrivate: boolean;
   /** `SERVICE_ALLOWED_HOSTS`: more host names a personal service answers to (besides IP addresses, localhost and the listen host). */
   allowedHosts: string[];
   /** Limits of engine work for requests: `SERVICE_ENGINE_TIMEOUT` (s), `SERVICE_ENGINE_MEMORY_MB`, `SERVICE_ENGINE_THREADS`. */
@@ -185,6 +187,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",
     publicUrl: publicUrl(env.SERVICE_PUBLIC_URL),
     importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
+    webhookAllowPrivate: env.SERVICE_WEBHOOK_ALLOW_PRIVATE === "1",
     allowedHosts: (env.SERVICE_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     engine: engineLimits(env),
     logLevel: logLevel(env.SERVICE_LOG_LEVEL),

@@ -51,7 +51,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     basePath: config.basePath,
     allowedHosts: [config.host, ...config.allowedHosts],
     engine: config.engine,
-    runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir } },
+    runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir }, webhooksAllowPrivate: config.webhookAllowPrivate },
     quota: config.quota,
     sessionTtlMs: config.sessionTtlMs,
     userLimits: config.userLimits,

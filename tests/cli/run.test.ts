@@ -350,7 +350,7 @@ conda = "envs/tools.yml"
     expect(result.stderr).toMatch(/[Mm]iniforge/);
   });
 
-  it("sends signed workflow_started and workflow_completed webhooks; a failing endpoint never changes the run's status", async () => {
+  it("sends signed workflow_started and workflow_completed webhooks where the pipeline says (loopback too; --webhook-targets=public refuses it); a failing endpoint never changes the run's status", async () => {
     const received: { body: Record<string, unknown>; signature: string | undefined; path: string }[] = [];
     const server = createServer((request, response) => {
       let body = "";
@@ -379,14 +379,16 @@ name = "one"
 output = ["one.txt"]
 shell = "touch one.txt"
 `);
-      // By default a webhook may not reach the loopback (a pipeline must not probe the local network).
-      const guarded = await runStrand(["run"], { cwd: folder.dir });
+      // Told public addresses only (what a service tells its runs), a webhook does not reach the loopback, and says why.
+      const guarded = await runStrand(["run", "--webhook-targets=public"], { cwd: folder.dir });
       expect(guarded.exitCode).toBe(0);
       expect(received).toEqual([]);
-      expect(guarded.stderr).toMatch(/warning: webhook #1: workflow_started not sent: the url's host is a loopback address; .*SERVICE_WEBHOOK_ALLOW_PRIVATE=1/);
+      expect(guarded.stderr).toMatch(/warning: webhook #1: workflow_started not sent: the url's host is a loopback address; this run sends webhooks to public addresses only \(--webhook-targets=public/);
+      expect(guarded.stderr).not.toContain(`127.0.0.1:${port}`);
       rmSync(join(folder.dir, "one.txt"));
       rmSync(join(folder.dir, ".strand"), { recursive: true, force: true });
-      const result = await runStrand(["run"], { cwd: folder.dir, env: { SERVICE_WEBHOOK_ALLOW_PRIVATE: "1" } });
+      // A person's own run delivers where the pipeline says, loopback included, with no setting of a service.
+      const result = await runStrand(["run"], { cwd: folder.dir, env: { SERVICE_WEBHOOK_ALLOW_PRIVATE: undefined } });
       expect(result.exitCode).toBe(0);
       const hooks = received.filter((entry) => entry.path === "/hook");
       expect(hooks.map((entry) => entry.body.event)).toEqual(["workflow_started", "workflow_completed"]);
@@ -395,6 +397,10 @@ shell = "touch one.txt"
       expect(received.filter((entry) => entry.path === "/broken")).toHaveLength(2);
       expect(result.stderr).toMatch(/warning: .*webhook #2/);
       expect(result.stderr).not.toContain(`127.0.0.1:${port}`);
+      // A value the option does not know is a usage error naming both, before anything runs.
+      const wrong = await runStrand(["run", "--webhook-targets=private"], { cwd: folder.dir });
+      expect(wrong.exitCode).toBe(2);
+      expect(wrong.stderr).toMatch(/--webhook-targets must be any or public, got 'private'/);
     } finally {
       server.close();
     }

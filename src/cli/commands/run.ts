@@ -9,6 +9,7 @@ import { memoryToMegabytes } from "../../engine/format/rule-settings.js";
 import { parseDuration } from "../../engine/run/durations.js";
 import type { JobExecutor } from "../../engine/run/executor.js";
 import { startRun, type ClusterExecutorContext, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
+import { WEBHOOK_TARGETS, type WebhookTargets } from "../../engine/notify/webhook.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { FORCERUN_OPTION, loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS, UNTIL_OPTION } from "../pipeline-options.js";
 import { clampThreads, CORES_OPTION, coresOption } from "../run/cores.js";
@@ -45,6 +46,12 @@ const RUN_OPTIONS: OptionSpec[] = [
   { name: "skip-env-setup", description: "do not create environments (conda, venv, images); use them as they are" },
   { name: "skip-ref-build", description: "do not build [[references]]" },
   { name: "report", value: true, placeholder: "FILE", description: "write a self-contained HTML report of the run to FILE when it ends, whatever its outcome" },
+  {
+    name: "webhook-targets",
+    value: true,
+    placeholder: "WHERE",
+    description: "where the pipeline's webhooks may go: any (default: loopback and private addresses too) or public (public addresses only, as a service's runs)",
+  },
 ];
 
 function integerOption(args: ParsedArgs, name: string, minimum = 0): number | undefined {
@@ -62,6 +69,14 @@ function durationOption(args: ParsedArgs, name: string): number | undefined {
   const ms = parseDuration(text);
   if (ms === undefined) throw new UsageError(`--${name} needs seconds or a duration like 30s, 30m, 1h, got '${text}'`);
   return ms;
+}
+
+/** `--webhook-targets`: any (the default) or public. */
+function webhookTargetsOption(args: ParsedArgs): WebhookTargets | undefined {
+  const text = optionValue(args, "webhook-targets");
+  if (text === undefined) return undefined;
+  if (!(WEBHOOK_TARGETS as readonly string[]).includes(text)) throw new UsageError(`--webhook-targets must be ${WEBHOOK_TARGETS.join(" or ")}, got '${text}'`);
+  return text as WebhookTargets;
 }
 
 function memoryOption(args: ParsedArgs): number | undefined {
@@ -116,6 +131,7 @@ export const runCommand: Command = {
       pollIntervalMs: durationOption(args, "poll-interval"),
       skipEnvSetup: args.flags.has("skip-env-setup"),
       skipRefBuild: args.flags.has("skip-ref-build"),
+      webhookTargets: webhookTargetsOption(args),
       argv: maskArgv(process.argv.slice(2)),
     };
     if (options.rerun && (options.retryFailed || options.resumeFailed)) throw new UsageError("--rerun and --retry-failed contradict each other", "use one of them");

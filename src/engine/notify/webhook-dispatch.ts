@@ -1,9 +1,11 @@
 /**
  * Sending a notification to every endpoint subscribed to an event. Delivery is best-effort: failures
  * are retried with exponential backoff, reported through `warn`, and never thrown, so a dead endpoint
- * cannot change how a run ends. Endpoints are reached only at public addresses (the same guard as pipeline
- * imports: resolved once, vetted, pinned), so a pipeline cannot make a run probe the loopback or the
- * private network; `SERVICE_WEBHOOK_ALLOW_PRIVATE=1` allows private targets (a chat relay on the LAN).
+ * cannot change how a run ends. Every address is resolved once, vetted and pinned (the same guard as
+ * pipeline imports). Whoever starts the run decides where its webhooks may go (`WebhookTargets`): a
+ * person's own `strand run` delivers where the pipeline says; a service tells its runs public addresses
+ * only, so a user's pipeline cannot make a run probe the service's loopback or private network (unless
+ * its operator allows that). The decision arrives as an option, never from the environment.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -20,12 +22,15 @@ export interface DispatchOptions {
   warn: (message: string) => void;
   /** The delay before the first retry, doubled for each later one; 1000 (1 s, 2 s, 4 s, …) unless a test shortens it. */
   retryBaseMs?: number;
-  /** Allow loopback, private and link-local targets (default: `SERVICE_WEBHOOK_ALLOW_PRIVATE=1` in the environment). */
+  /** Allow loopback, private and link-local targets (default: public addresses only). */
   allowPrivate?: boolean;
 }
 
-/** The environment setting that lets webhooks reach private addresses. */
-export const WEBHOOK_ALLOW_PRIVATE_VARIABLE = "SERVICE_WEBHOOK_ALLOW_PRIVATE";
+/** Where a run's webhooks may go: `any` address (a person's own run), or `public` addresses only (what a service tells its runs). */
+export type WebhookTargets = "any" | "public";
+
+/** The values of `strand run --webhook-targets`. */
+export const WEBHOOK_TARGETS: readonly WebhookTargets[] = ["any", "public"];
 
 /** The outcome of delivering one event to one endpoint. */
 export interface DeliveryResult {
@@ -58,7 +63,7 @@ export async function dispatchWebhooks(
   if (!DISPATCHED_EVENTS.has(event)) return [];
   const warn = quietly(options.warn);
   const retryBaseMs = options.retryBaseMs ?? 1000;
-  const allowPrivate = options.allowPrivate ?? process.env[WEBHOOK_ALLOW_PRIVATE_VARIABLE] === "1";
+  const allowPrivate = options.allowPrivate ?? false;
   const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event));
   if (subscribed.length === 0) return [];
   // One timestamp for every endpoint; each endpoint's body is built once, so its retries repeat the same bytes and signature.
@@ -144,12 +149,16 @@ async function sendOnce(endpoint: WebhookEndpoint, headers: Headers, body: Buffe
   } catch (error) {
     if (error instanceof AddressRefusal && error.reason === "address") {
       // The category only: the host and its address are not repeated (the URL may hold a token).
-      return { ok: false, final: true, error: `the url's host is a ${error.category} address; webhooks go to public addresses only (${WEBHOOK_ALLOW_PRIVATE_VARIABLE}=1 allows private ones)` };
+      return { ok: false, final: true, error: `the url's host is a ${error.category} address; ${PUBLIC_ONLY}` };
     }
     if (error instanceof AddressRefusal) return { ok: false, error: "host name not found" };
     return { ok: false, error: describeTransportError(error, endpoint.timeout_secs) };
   }
 }
+
+/** Why a private target was refused, and who can change that: the run's starter, or a service's operator. */
+const PUBLIC_ONLY =
+  "this run sends webhooks to public addresses only (--webhook-targets=public; the runs of a strand service send to private addresses too when its operator sets SERVICE_WEBHOOK_ALLOW_PRIVATE=1)";
 
 function describeStatus(status: number): string {
   if (status >= 300 && status < 400) return `HTTP ${status}, a redirect, which is never followed; configure the final address as the url`;

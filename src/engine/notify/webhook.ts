@@ -5,6 +5,6 @@
  */
 export { DISPATCHED_EVENTS, readWebhooks, WEBHOOK_EVENTS } from "./webhook-config.js";
 export type { ReadWebhooksOptions, SignatureScheme, WebhookEndpoint, WebhookEvent, WebhookFormat, WebhookMethod, WebhookSettings } from "./webhook-config.js";
-export { dispatchWebhooks } from "./webhook-dispatch.js";
-export type { DeliveryResult, DispatchOptions } from "./webhook-dispatch.js";
+export { dispatchWebhooks, WEBHOOK_TARGETS } from "./webhook-dispatch.js";
+export type { DeliveryResult, DispatchOptions, WebhookTargets } from "./webhook-dispatch.js";
 export type { WebhookData, WebhookPayloadInput } from "./webhook-payload.js";

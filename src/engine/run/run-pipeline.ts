@@ -13,7 +13,7 @@ import { EngineError } from "../findings.js";
 import type { Cluster, Pipeline } from "../format/model.js";
 import { effectiveMemory, effectiveThreads, memoryToMegabytes } from "../format/rule-settings.js";
 import { engineVersion } from "../version.js";
-import { dispatchWebhooks, readWebhooks, type WebhookSettings } from "../notify/webhook.js";
+import { dispatchWebhooks, readWebhooks, type WebhookSettings, type WebhookTargets } from "../notify/webhook.js";
 import { openCheckpoint } from "./checkpoint.js";
 import { EventLog, type RunEvent } from "./event-log.js";
 import type { JobExecutor } from "./executor.js";
@@ -54,6 +54,8 @@ export interface RunOptions {
   executor?: ExecutorKind;
   maxSubmitted?: number;
   pollIntervalMs?: number;
+  /** Where webhooks may go: `any` address (default: a person's own run, their own pipeline) or `public` ones only (a service's runs). */
+  webhookTargets?: WebhookTargets;
   /** The command line, for the run record (secrets masked by the caller). */
   argv?: string[];
   /** Called with every event as it is written (progress display). */
@@ -186,6 +188,11 @@ class PipelineRun {
     private readonly webhooks: WebhookSettings,
   ) {}
 
+  /** Whether webhooks may reach loopback, private and link-local addresses (unless told `public`, they may). */
+  private get webhooksMayGoPrivate(): boolean {
+    return this.options.webhookTargets !== "public";
+  }
+
   pause(): void {
     if (this.paused || this.cancelling) return;
     this.paused = true;
@@ -256,7 +263,7 @@ class PipelineRun {
         jobs_to_run: plan.counts.run,
       });
       this.checkBudget(plan);
-      this.startedDelivery = dispatchWebhooks(webhooks.endpoints, "workflow_started", { workflow_name: pipeline.workflow.name, data: { total_rules: plan.counts.total } }, { warn });
+      this.startedDelivery = dispatchWebhooks(webhooks.endpoints, "workflow_started", { workflow_name: pipeline.workflow.name, data: { total_rules: plan.counts.total } }, { warn, allowPrivate: this.webhooksMayGoPrivate });
 
       const statuses = new Map<number, TaskOutcome | "up-to-date">();
       const runner = new JobRunner({
@@ -465,6 +472,7 @@ class PipelineRun {
     await this.startedDelivery;
     await dispatchWebhooks(webhooks.endpoints, status === "completed" ? "workflow_completed" : "workflow_failed", { workflow_name: this.pipeline.workflow.name, data }, {
       warn: (message) => void this.events.emit("warning", { message }),
+      allowPrivate: this.webhooksMayGoPrivate,
     });
     const errorCode = error ? (this.errorCode ?? "RUN_ERROR") : undefined;
     this.events.emit("run_finished", { status, error, error_code: errorCode, counts, duration_ms: durationMs });

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environment-wrap.js";
+import type { WebhookTargets } from "../../engine/notify/webhook.js";
 import type { Run, RunTarget } from "../store/store.js";
 import { readWorkspaceJson } from "./workspace-reader.js";
 import { containerEnvironmentKind, isSchedulerTarget } from "./run-targets.js";
@@ -115,12 +116,15 @@ export interface EngineInvocation {
   profile?: { path: string; text: string };
 }
 
-/** Builds the engine command for a run. */
-export function engineInvocation(runId: string, files: RunFiles, request: RunRequest): EngineInvocation {
+/**
+ * Builds the engine command for a run. `webhookTargets` is the service's decision, not the pipeline's:
+ * public addresses only unless its operator allows private ones.
+ */
+export function engineInvocation(runId: string, files: RunFiles, request: RunRequest, webhookTargets: WebhookTargets = "public"): EngineInvocation {
   const dryRun = request.dry_run === true;
   const args = [dryRun ? "dry-run" : "run", files.workspacePipeline, `--workdir=${files.workspace}`, "--no-color"];
   if (dryRun) args.push("--json");
-  else args.push(`--events=${files.events}`, `--run-id=${runId}`);
+  else args.push(`--events=${files.events}`, `--run-id=${runId}`, `--webhook-targets=${webhookTargets}`);
   if (!dryRun && request.jobs !== undefined) args.push(`--jobs=${request.jobs}`);
   if (!dryRun && request.keep_going) args.push("--keep-going");
   if (request.samples && request.samples.length > 0) args.push(`--samples=${request.samples.join(",")}`);

@@ -44,6 +44,8 @@ export interface SupervisorOptions {
   maxStartingEngines?: number;
   /** Extra environment for engines (on top of the allowed part of the service's own; no secret-looking names), e.g. a PATH with site tools. */
   env?: Record<string, string>;
+  /** Runs' webhooks may reach loopback, private and link-local addresses (`SERVICE_WEBHOOK_ALLOW_PRIVATE=1`; default: public addresses only). */
+  webhooksAllowPrivate?: boolean;
   /** Runs engines in bubblewrap with this policy (default: no sandbox). */
   sandbox?: SandboxPolicy;
   /** How often the process tree is sampled into the metrics file (default 2 s). */
@@ -253,7 +255,7 @@ export class RunSupervisor {
       // workspace is this run's (runs of a saved pipeline share it; a retry may follow a newer run).
       const text = readWorkspaceFile(ws, files.pipeline, PIPELINE_TEXT_MAX_BYTES);
       if (text) writeLinkFree(ws, files.workspacePipeline, text);
-      const invocation = engineInvocation(run.id, files, request);
+      const invocation = engineInvocation(run.id, files, request, this.options.webhooksAllowPrivate ? "any" : "public");
       if (invocation.profile) {
         assertLinkFree(ws, invocation.profile.path);
         mkdirSync(dirname(invocation.profile.path), { recursive: true });

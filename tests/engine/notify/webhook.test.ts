@@ -632,14 +632,21 @@ describe("delivery to a real receiver", () => {
     }
   });
 
-  it("refuses loopback, private and link-local targets, once and without retries, unless private targets are allowed", async () => {
+  it("refuses loopback, private and link-local targets, once and without retries, unless private targets are allowed; the environment never decides", async () => {
     const receiver = await startReceiver();
     const targets = [receiver.url("/hook"), "http://10.1.2.3/hook", "http://169.254.169.254/latest/meta-data/", "http://[::1]:9/hook", "http://[::ffff:192.168.1.1]/hook"];
     const endpoints = readWebhooks(targets.map((url) => ({ url, max_retries: 3 })), { version: VERSION }).endpoints;
     const warnings: string[] = [];
-    const refused = await dispatchWebhooks(endpoints, "workflow_completed", completedInput, { warn: (message) => warnings.push(message), retryBaseMs: 1, allowPrivate: false });
+    // A service's setting left in the environment is not the engine's to read: only the option decides.
+    process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE = "1";
+    let refused: DeliveryResult[];
+    try {
+      refused = await dispatchWebhooks(endpoints, "workflow_completed", completedInput, { warn: (message) => warnings.push(message), retryBaseMs: 1 });
+    } finally {
+      delete process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE;
+    }
     expect(refused.map((result) => [result.ok, result.attempts])).toEqual(targets.map(() => [false, 1]));
-    expect(refused.map((result) => /a (\S+(?: \S+)?) address; webhooks go to public addresses only \(SERVICE_WEBHOOK_ALLOW_PRIVATE=1 allows private ones\)$/.exec(result.error ?? "")?.[1])).toEqual([
+    expect(refused.map((result) => /a (\S+(?: \S+)?) address; this run sends webhooks to public addresses only \(--webhook-targets=public; .*SERVICE_WEBHOOK_ALLOW_PRIVATE=1\)$/.exec(result.error ?? "")?.[1])).toEqual([
       "loopback",
       "private",
       "link-local",
@@ -648,14 +655,8 @@ describe("delivery to a real receiver", () => {
     ]);
     expect(receiver.requests).toEqual([]);
     expect(JSON.stringify(warnings)).not.toMatch(/127\.0\.0\.1|10\.1\.2\.3|169\.254|::1|meta-data/);
-    // The environment setting the engine reads when a run dispatches.
-    process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE = "1";
-    try {
-      const allowed = await dispatchWebhooks(endpoints.slice(0, 1), "workflow_completed", completedInput, { warn: () => undefined });
-      expect(allowed).toEqual([{ endpoint: "webhook #1", ok: true, attempts: 1, status: 204 }]);
-    } finally {
-      delete process.env.SERVICE_WEBHOOK_ALLOW_PRIVATE;
-    }
+    const allowed = await dispatchWebhooks(endpoints.slice(0, 1), "workflow_completed", completedInput, { warn: () => undefined, allowPrivate: true });
+    expect(allowed).toEqual([{ endpoint: "webhook #1", ok: true, attempts: 1, status: 204 }]);
     expect(receiver.requests).toHaveLength(1);
   });
 

@@ -103,6 +103,9 @@ describe("scheduler targets", () => {
       expect(invocation.profile!.text).toContain('partition = "short"');
       expect(invocation.profile!.text).toContain('extra_args = [ "--qos=low" ]');
     }
+    // Where webhooks may go is the service's decision: public addresses only unless it allows private ones.
+    expect(engineInvocation("r1", files, { target: { type: "local" } }).args).toContain("--webhook-targets=public");
+    expect(engineInvocation("r1", files, { target: { type: "local" } }, "any").args).toContain("--webhook-targets=any");
     // Values are single arguments: a sample that looks like an option stays a value.
     expect(engineInvocation("r1", files, { target: { type: "local" }, samples: ["--rerun"] }).args).toContain("--samples=--rerun");
   });
