@@ -2109,6 +2109,40 @@ export interface components {
                     status: "ok" | "down";
                     version: string;
                 };
+                /** @description the job sandbox and how jobs are limited */
+                sandbox: {
+                    /**
+                     * @description jobs' capabilities: none (their own user namespace, every capability dropped)
+                     * @enum {string}
+                     */
+                    capabilities: "none" | "the service's";
+                    /** @enum {string} */
+                    kind: "bwrap" | "none";
+                    /**
+                     * @description what holds each job to its declared memory, its CPUs and the process cap
+                     * @enum {string}
+                     */
+                    limits: "cgroup-v2" | "rlimits" | "none";
+                    /**
+                     * @description jobs' network: their own empty one, or the host's (SERVICE_JOB_NETWORK)
+                     * @enum {string}
+                     */
+                    network: "none" | "host";
+                    /** @description SERVICE_JOB_MAX_PROCESSES */
+                    processes_per_job: number | null;
+                    /**
+                     * @description a root service's jobs run under an unprivileged account (SERVICE_SANDBOX_USER)
+                     * @enum {string}
+                     */
+                    runs_as: "the service's account" | "an unprivileged account";
+                    /**
+                     * @description off: runs are not sandboxed (personal mode, or SERVICE_SANDBOX=off)
+                     * @enum {string}
+                     */
+                    status: "ok" | "off";
+                    /** @description each user's workspace quota (SERVICE_USER_WORKSPACE_MB); null: none */
+                    workspace_quota_mb: number | null;
+                };
             };
             license: {
                 type: string;

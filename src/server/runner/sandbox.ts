@@ -26,7 +26,7 @@
  * without a working sandbox unless it is `off`.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, fchmodSync, fchownSync, lstatSync, realpathSync, statSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, fchmodSync, fchownSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -340,7 +340,7 @@ export function ownerFilesOf(workspace: string): string | undefined {
  * folder readable by the account's group, and the workspace and `folders` (the service-made ones the engine
  * writes in, relative to it) the account's, each changed through a descriptor of the folder that was
  * checked (a job of an earlier run cannot swap a link in between). Nothing to do for a service that is not
- * root.
+ * root. (The files folder is the service's alone — jobs see it read-only — so it is walked by path.)
  */
 export function handOverWorkspace(policy: SandboxPolicy | undefined, workspace: string, folders: string[]): void {
   const account = policy?.account;
@@ -354,10 +354,7 @@ export function handOverWorkspace(policy: SandboxPolicy | undefined, workspace: 
       if ((mode & 0o001) === 0) chmodSync(folder, mode | 0o111);
     }
     const files = ownerFilesOf(workspace);
-    if (files && isFolder(files)) {
-      chownSync(files, 0, account.gid);
-      chmodSync(files, 0o750);
-    }
+    if (files && isFolder(files)) shareWithGroup(files, account.gid);
   }
   for (const folder of ["", ...folders]) {
     const opened = openFolderInWorkspace(workspace, folder);
@@ -368,6 +365,34 @@ export function handOverWorkspace(policy: SandboxPolicy | undefined, workspace: 
     } finally {
       opened.close();
     }
+  }
+}
+
+/** The most entries of an owner's files folder given to the sandbox account's group at a run's start. */
+const SHARED_FILES_MAX = 100_000;
+
+/**
+ * Gives the owner's files folder (their uploads, written by the service alone: folders 700, files 600) to
+ * the sandbox account's group, read-only (folders 750, files 640), so their jobs can read it. Links are
+ * left alone (uploads make none); at most SHARED_FILES_MAX entries.
+ */
+function shareWithGroup(root: string, gid: number): void {
+  const stack = [root];
+  let seen = 0;
+  while (stack.length > 0 && seen < SHARED_FILES_MAX) {
+    const path = stack.pop()!;
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      continue;
+    }
+    seen++;
+    if (stat.isSymbolicLink()) continue;
+    if (stat.gid !== gid) chownSync(path, stat.uid, gid);
+    const wanted = stat.isDirectory() ? (stat.mode & 0o777) | 0o050 : (stat.mode & 0o777) | 0o040;
+    if ((stat.mode & 0o777) !== wanted) chmodSync(path, wanted);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) stack.push(join(path, name));
   }
 }
 
