@@ -49,6 +49,8 @@ describe("the service app", () => {
         database: { status: "ok", latency_ms: expect.any(Number) },
         engine: { status: "ok", version: "9.9.9-test", active_runs: 0, queued_runs: 0 },
         ai: { status: "not_configured", provider: null },
+        // A personal service runs no sandbox unless asked: health says so, and that nothing limits jobs.
+        sandbox: { status: "off", kind: "none", capabilities: "the service's", runs_as: "the service's account", network: "host", limits: "none", processes_per_job: null, workspace_quota_mb: null },
       },
     });
   });
