@@ -116,7 +116,8 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the copilot beside the editor", ()
     // Closing hands the focus back to the toggle.
     await panel.getByRole("button", { name: "Close the copilot" }).click();
     await panel.waitFor({ state: "detached" });
-    expect(await page.evaluate("document.activeElement?.getAttribute('aria-controls')")).toBe("copilot-panel");
+    // The focus moves in the next animation frame, once the panel is gone.
+    await page.waitForFunction("document.activeElement?.getAttribute('aria-controls') === 'copilot-panel'", undefined, { timeout: 5_000 });
     await page.close();
     expect(web.problems).toEqual([]);
   }, 90_000);
