@@ -3,7 +3,7 @@
  * the owner's pid, host and start time; a lock whose owner process is gone on this host is stale and is
  * taken over. Used for the workdir lock and for environment set-up.
  */
-import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 
@@ -25,13 +25,32 @@ export interface HeldLock {
   release(): void;
 }
 
-/** The owner recorded in a lock file, or undefined when the file is missing or unreadable. */
+/** A lock file is a line of JSON; anything bigger is not one. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * The owner recorded in a lock file, or undefined when the file is missing or unreadable. Jobs can write
+ * where locks live, so the file is opened without following a link and without waiting on a FIFO, and read
+ * only when it is a small regular file: anything else is unreadable (and a stale lock is taken over).
+ */
 export function lockOwner(path: string): LockOwner | undefined {
+  let fd: number;
   try {
-    const owner = JSON.parse(readFileSync(path, "utf8")) as LockOwner;
-    return typeof owner.pid === "number" ? owner : undefined;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch {
     return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return undefined;
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const length = readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0);
+    const owner = JSON.parse(buffer.subarray(0, length).toString("utf8")) as LockOwner;
+    return typeof owner?.pid === "number" ? owner : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -192,6 +192,26 @@ for (const account of BWRAP_WORKS ? serviceAccounts() : []) {
       }
     }, 180_000);
 
+    it("is not stalled by a FIFO a job leaves for its workspace lock: the next run of the pipeline starts (review of finding 5)", async () => {
+      const saved = await team.call("alice", "POST", "/api/pipelines", { body: { toml_content: oneRule("lock-fifo", "rm -f .strand/lock; mkfifo .strand/lock; echo x > probe.txt"), name: "lock-fifo" } });
+      expect(saved.status, saved.text).toBe(201);
+      const pipelineId = saved.body.id as string;
+      const first = await team.call("alice", "POST", "/api/runs", { body: { pipeline_id: pipelineId } });
+      expect(first.status, first.text).toBe(201);
+      await waitForEnd(team, "alice", first.body.id as string);
+      // The lock is a FIFO now; claiming the workspace for the next run reads it.
+      const asked = fetch(`${team.url}/api/runs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${team.tokens.alice}`, "content-type": "application/json" },
+        body: JSON.stringify({ pipeline_id: pipelineId }),
+        signal: AbortSignal.timeout(10_000),
+      }).then((response) => response.status, () => -1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const health = await fetch(`${team.url}/api/health`, { signal: AbortSignal.timeout(5000) }).then((response) => response.status, () => -1);
+      expect(health, "health while the next run is claimed").toBe(200);
+      expect(await asked, "the next run's start").toBe(201);
+    }, 120_000);
+
     it("SIGTERM still stops the service after all of that", async () => {
       const stopped = await Promise.race([team.served.stop().then(() => "stopped"), new Promise((resolve) => setTimeout(() => resolve("still running 10 s after SIGTERM"), 10_000))]);
       expect(stopped).toBe("stopped");

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { lockHolderAlive, lockOwner } from "../../../engine/run/file-lock.js";
+import { lockHolderAlive, type LockOwner } from "../../../engine/run/file-lock.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import type { PathPrivacy } from "../../path-privacy.js";
@@ -21,7 +21,7 @@ import { dockerImageProblem, singularityImageProblem } from "../../../engine/run
 import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
 import { assertLinkFree, LinkInWorkspaceError, writeLinkFree } from "../../runner/link-guard.js";
 import type { RunSupervisor } from "../../runner/supervisor.js";
-import { readWorkspaceFile } from "../../runner/workspace-reader.js";
+import { readWorkspaceFile, readWorkspaceJson } from "../../runner/workspace-reader.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
 import { readable } from "../pipelines/service.js";
@@ -149,13 +149,20 @@ async function claimSharedWorkspace(context: ExecutionContext, workspace: string
   if (busy) {
     throw new ServiceError(409, "CONFLICT", `run ${busy.id} of this pipeline is ${busy.status} in its workspace; runs of one pipeline take turns`, { suggestion: suggestion(busy.id), fields: { running_run: busy.id } });
   }
-  const holder = lockOwner(join(workspace, ".strand", "lock"));
+  // Jobs write in the workspace: the lock is read through the confined reader (no link, no FIFO, bounded).
+  const holder = lockOwnerOf(readWorkspaceJson(workspace, ".strand/lock", 4096));
   if (holder && lockHolderAlive(holder)) {
     context.supervisor.releaseWorkspace(workspace, runId);
     throw new ServiceError(409, "CONFLICT", `this pipeline's workspace is locked by another strand process (pid ${holder.pid} on ${holder.host}, ${holder.purpose})`, {
       suggestion: `wait for it to end, or start this run in an empty workspace with "fresh": true`,
     });
   }
+}
+
+/** A lock file's owner, when what was read has the owner's shape. */
+function lockOwnerOf(read: unknown): LockOwner | undefined {
+  const owner = read as Partial<LockOwner> | undefined;
+  return owner && typeof owner === "object" && typeof owner.pid === "number" && typeof owner.host === "string" ? (owner as LockOwner) : undefined;
 }
 
 /** Queues a run within its owner's limits on runs and threads (429 USER_LIMIT beyond them). */
