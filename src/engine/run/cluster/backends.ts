@@ -40,7 +40,8 @@ export interface SchedulerBackend {
   readonly name: BackendName;
   /** The program that submits (`sbatch`), for messages. */
   readonly submitProgram: string;
-  submitCommand(scriptPath: string, cwd: string): CommandLine;
+  /** The command that submits a job script, given as its text on stdin (see CommandLine.stdin). */
+  submitCommand(script: string, cwd: string): CommandLine;
   /** The job id in the submit command's output; undefined when it has none. */
   parseJobId(stdout: string): string | undefined;
   cancelCommand(ids: string[]): CommandLine;
@@ -138,8 +139,9 @@ class SlurmBackend implements SchedulerBackend {
   /** Set once sacct says accounting is disabled, so later polls go straight to scontrol. */
   private accountingDisabled = false;
 
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: ["--parsable", scriptPath], cwd };
+  /** sbatch reads the script from stdin when no file is named. */
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: ["--parsable"], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -262,8 +264,9 @@ class PbsBackend implements SchedulerBackend {
   readonly submitProgram = SUBMIT_PROGRAMS.pbs;
   readonly cancelAnswers = /unknown job id|job has finished|invalid state for job/i;
 
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: [scriptPath], cwd };
+  /** qsub reads the script from stdin when no file is named (its `-N` directive names the job, not "STDIN"). */
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: [], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -335,8 +338,9 @@ class SgeBackend implements SchedulerBackend {
   readonly submitProgram = SUBMIT_PROGRAMS.sge;
   readonly cancelAnswers = /does not exist|has already been deleted/i;
 
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: ["-terse", scriptPath], cwd };
+  /** SGE's qsub reads the script, `#$` directives included, from stdin when no file is named. */
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: ["-terse"], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -407,8 +411,8 @@ class LsfBackend implements SchedulerBackend {
   readonly cancelAnswers = /job has already finished|is not found|no matching job/i;
 
   /** bsub reads `#BSUB` lines only from a script given on stdin. */
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: [], stdinFile: scriptPath, cwd };
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: [], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {

@@ -11,7 +11,8 @@
  * operators, and holds only affect jobs that have not started), so pausing a run stops the engine from
  * submitting new jobs while the submitted ones carry on.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Cluster } from "../../format/model.js";
 import { parseDuration, walltime } from "../durations.js";
@@ -153,14 +154,24 @@ export class ClusterExecutor implements JobExecutor {
     const jobName = schedulerJobName(await this.nextJobNumber(), { runId: this.options.runId, rule: spec.rule });
     // The scheduler enforces CPUs and memory on its nodes itself; a sandbox still holds the job to its process cap and file size.
     const limits = this.sandbox ? limitLines({ ...this.limits, cpuAffinity: false }, spec) : [];
-    const rendered = renderJobScript(this.kind, { ...spec, jobName, cluster: this.directives(spec), sandbox: this.sandbox, limits });
+    // Refuses (throws) a job whose directive values cannot be written safely; nothing is submitted then.
+    const rendered = renderJobScript(this.kind, {
+      ...spec,
+      jobName,
+      cluster: this.directives(spec),
+      sandbox: this.sandbox,
+      limits,
+      environment: this.sandbox ? (this.options.env ?? process.env) : undefined,
+    });
     for (const warning of rendered.warnings) callbacks.log?.(warning);
-    await mkdir(dirname(script), { recursive: true });
-    await writeFile(script, rendered.text, { mode: 0o755 });
-    // The scheduler opens the log files before the script runs: their folders must exist beforehand.
-    await Promise.all([dirname(spec.stdoutPath), dirname(spec.stderrPath)].map((folder) => mkdir(folder, { recursive: true })));
+    await writeScriptCopy(script, rendered.text).catch((error: unknown) =>
+      callbacks.log?.(`job ${spec.name}: the copy of its job script could not be written to ${script} (${messageOf(error)}); the job is submitted all the same`),
+    );
+    // The scheduler opens the log files before the script runs: their folders must exist beforehand. A
+    // sandboxed job's scheduler writes to /dev/null, and its logs are opened inside the sandbox.
+    if (!this.sandbox) await Promise.all([dirname(spec.stdoutPath), dirname(spec.stderrPath)].map((folder) => mkdir(folder, { recursive: true })));
 
-    const id = await this.submit(script, spec, callbacks);
+    const id = await this.submit(rendered.text, spec, callbacks);
     const submittedAt = new Date();
     const record: SubmissionRecord = { id, name: jobName, backend: this.kind, fingerprint: spec.fingerprint, submitted_at: submittedAt.toISOString(), attempt: spec.attempt, script };
     await writeRecord(this.options.workdir, spec.name, record);
@@ -194,6 +205,7 @@ export class ClusterExecutor implements JobExecutor {
     };
   }
 
+  /** Submits the script's text (on the submit program's stdin) and returns the job id. */
   private async submit(script: string, spec: JobSpec, callbacks: AttemptCallbacks): Promise<string> {
     await this.submitSlot();
     try {
@@ -332,7 +344,9 @@ export class ClusterExecutor implements JobExecutor {
     if (!isFinished(finished)) return;
     // A job killed because we asked is cancelled, whatever exit status the scheduler gives the kill.
     const state = job.cancelRequested && finished !== "succeeded" ? "cancelled" : finished;
-    const detail = state === "succeeded" ? undefined : `${this.backendLabel()} job ${job.id} ended ${status.native}${status.exitCode !== null ? ` (exit ${status.exitCode})` : ""}; see ${job.spec.stderrPath}`;
+    let detail = state === "succeeded" ? undefined : `${this.backendLabel()} job ${job.id} ended ${status.native}${status.exitCode !== null ? ` (exit ${status.exitCode})` : ""}; see ${job.spec.stderrPath}`;
+    // A sandboxed job's script can say nothing before its sandbox starts (the scheduler's output is /dev/null).
+    if (detail && this.sandbox && status.exitCode === 127 && (await isEmptyOrMissing(job.spec.stderrPath))) detail += ` (empty: is bubblewrap, ${this.sandbox[0]}, installed on the node?)`;
     await this.finish(job, this.result(job, state, status.exitCode, detail));
   }
 
@@ -409,6 +423,31 @@ export class ClusterExecutor implements JobExecutor {
 
   private log(message: string): void {
     this.options.log?.(message);
+  }
+}
+
+/**
+ * Writes the copy of a job script people read (the scheduler gets the text itself, and nothing reads this
+ * back). Whatever a job left at the path — a link, a FIFO — is removed, not followed or opened.
+ */
+async function writeScriptCopy(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await rm(path, { force: true });
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o755);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether a log file is missing or empty (looked at, not followed). */
+async function isEmptyOrMissing(path: string): Promise<boolean> {
+  try {
+    const stat = await lstat(path);
+    return stat.isFile() && stat.size === 0;
+  } catch {
+    return true;
   }
 }
 

@@ -272,11 +272,12 @@ describe("LSF states", () => {
 });
 
 describe("submit and cancel commands", () => {
-  it("submits with sbatch --parsable, qsub, qsub -terse and bsub < script", () => {
-    expect(createBackend("slurm").submitCommand("/r/job.sh", "/w")).toEqual({ file: "sbatch", args: ["--parsable", "/r/job.sh"], cwd: "/w" });
-    expect(createBackend("pbs").submitCommand("/r/job.sh", "/w")).toEqual({ file: "qsub", args: ["/r/job.sh"], cwd: "/w" });
-    expect(createBackend("sge").submitCommand("/r/job.sh", "/w")).toEqual({ file: "qsub", args: ["-terse", "/r/job.sh"], cwd: "/w" });
-    expect(createBackend("lsf").submitCommand("/r/job.sh", "/w")).toEqual({ file: "bsub", args: [], stdinFile: "/r/job.sh", cwd: "/w" });
+  it("submits the script's text on stdin, never a path a job could swap: sbatch --parsable, qsub, qsub -terse and bsub", () => {
+    const script = "#!/bin/bash\necho hi\n";
+    expect(createBackend("slurm").submitCommand(script, "/w")).toEqual({ file: "sbatch", args: ["--parsable"], stdin: script, cwd: "/w" });
+    expect(createBackend("pbs").submitCommand(script, "/w")).toEqual({ file: "qsub", args: [], stdin: script, cwd: "/w" });
+    expect(createBackend("sge").submitCommand(script, "/w")).toEqual({ file: "qsub", args: ["-terse"], stdin: script, cwd: "/w" });
+    expect(createBackend("lsf").submitCommand(script, "/w")).toEqual({ file: "bsub", args: [], stdin: script, cwd: "/w" });
   });
 
   it("cancels many ids in one call", () => {
