@@ -49,6 +49,13 @@ export interface SchedulerBackend {
   readonly cancelAnswers: RegExp;
   /** States of the given jobs; ids the scheduler does not know are absent from the map. */
   queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>>;
+  /** The name the scheduler has for a job (to tell a run's own jobs from others'), or undefined when it does not know the job. */
+  jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined>;
+}
+
+/** The first non-empty line of a command's output. */
+function firstLine(text: string): string | undefined {
+  return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
 }
 
 /** A new backend object (SLURM's remembers whether accounting is available, so make one per executor). */
@@ -150,6 +157,19 @@ class SlurmBackend implements SchedulerBackend {
 
   cancelCommand(ids: string[]): CommandLine {
     return { file: "scancel", args: ids };
+  }
+
+  /** squeue while the controller remembers the job, else sacct. */
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const queue = await run({ file: "squeue", args: ["-h", "-t", "all", "-o", "%j", "-j", id] }, { answers: /invalid job id/i });
+    const queued = firstLine(queue.stdout);
+    if (queued !== undefined || this.accountingDisabled) return queued;
+    try {
+      const accounted = await run({ file: "sacct", args: ["-n", "-P", "-X", "-o", "JobName", "-j", id] }, { answers: /accounting storage is disabled|invalid job id/i });
+      return firstLine(accounted.stdout);
+    } catch {
+      return undefined;
+    }
   }
 
   /** squeue for live jobs; sacct for finished ones (exit codes); scontrol when accounting is off or lags. */
@@ -277,6 +297,12 @@ class PbsBackend implements SchedulerBackend {
     return { file: "qdel", args: ids };
   }
 
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const qstat = await run({ file: "qstat", args: ["-x", "-f", id] }, { answers: /unknown job id|job has finished/i });
+    const [attributes] = [...parseQstatFull(qstat.stdout).values()];
+    return attributes?.job_name?.trim() || undefined;
+  }
+
   async queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>> {
     const result = new Map<string, JobStatus>();
     if (ids.length === 0) return result;
@@ -351,6 +377,15 @@ class SgeBackend implements SchedulerBackend {
     return { file: "qdel", args: ids };
   }
 
+  /** `qstat -j` while the job is queued or running (plain qstat cuts names short), else `qacct -j`. */
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const queued = await run({ file: "qstat", args: ["-j", id] }, { answers: /do not exist|does not exist/i });
+    const name = /^job_name:\s*(\S+)/m.exec(queued.stdout)?.[1];
+    if (name !== undefined) return name;
+    const accounted = await run({ file: "qacct", args: ["-j", id] }, { answers: /not found/i });
+    return [...accounted.stdout.matchAll(/^jobname\s+(\S+)/gm)].pop()?.[1];
+  }
+
   /** `qstat` lists the user's queued and running jobs in one call; finished ones are asked of `qacct`, one by one. */
   async queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>> {
     const result = new Map<string, JobStatus>();
@@ -421,6 +456,11 @@ class LsfBackend implements SchedulerBackend {
 
   cancelCommand(ids: string[]): CommandLine {
     return { file: "bkill", args: ids };
+  }
+
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const bjobs = await run({ file: "bjobs", args: ["-noheader", "-o", "job_name", id] }, { answers: /is not found/i });
+    return firstLine(bjobs.stdout);
   }
 
   async queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>> {

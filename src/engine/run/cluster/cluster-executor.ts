@@ -3,6 +3,8 @@
  * the run folder and one submission; its id is recorded durably before the engine waits, and every job in
  * flight is polled with one status command per interval. After an engine restart, a job whose record
  * matches (same fingerprint) and that the scheduler still knows is adopted rather than submitted again.
+ * Records sit where the run's jobs can write, so a run whose id was given adopts or cancels only a job the
+ * scheduler itself names as one of that run's.
  *
  * Jobs are named at the scheduler by run and submission number, never by their instance names, which hold
  * sample names (see scheduler-job-names.ts).
@@ -21,7 +23,7 @@ import { createBackend, isFinished, type BackendName, type JobStatus, type Sched
 import { renderJobScript } from "./job-script.js";
 import { jobConfinementFromEnv, limitLines, type JobLimits } from "../job-sandbox.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner, type CommandLine, type RunOptions, type RunSchedulerCommand } from "./scheduler-commands.js";
-import { schedulerJobName } from "./scheduler-job-names.js";
+import { runIdOfJobName, schedulerJobName } from "./scheduler-job-names.js";
 import { highestRecordedJobNumber, jobFileName, readRecord, removeRecord, writeDurably, writeRecord, type SubmissionRecord } from "./submission-records.js";
 
 export interface ClusterExecutorOptions {
@@ -237,6 +239,11 @@ export class ClusterExecutor implements JobExecutor {
     const record = await readRecord(this.options.workdir, spec.name);
     if (!record) return undefined;
     const label = `${this.backendLabel()} job ${record.id}`;
+    if (record.backend === this.kind && !(await this.isOwnJob(record))) {
+      this.log(`job ${spec.name}: its submission record names ${label}, which is not one of this run's jobs at the scheduler; that job is left alone, and this one is submitted`);
+      await removeRecord(this.options.workdir, spec.name);
+      return undefined;
+    }
     if (record.backend !== this.kind || record.fingerprint !== spec.fingerprint) {
       this.log(`job ${spec.name}: ${label} was submitted for a different definition of the job; it is cancelled if still queued, and the job is submitted anew`);
       if (record.backend === this.kind) await this.command(this.backend.cancelCommand([record.id]), { answers: this.backend.cancelAnswers }).catch(() => undefined);
@@ -259,6 +266,21 @@ export class ClusterExecutor implements JobExecutor {
     this.log(`job ${spec.name}: ${label} ${status ? `ended ${status.native}` : "is no longer known to the scheduler"}; submitting again`);
     await removeRecord(this.options.workdir, spec.name);
     return undefined;
+  }
+
+  /**
+   * Whether a record's job is this run's own. Records live in the run's folder, which its jobs can write,
+   * and a shared service submits every user's jobs as one account: a record a job forged could make the
+   * engine cancel, or adopt and later cancel, another user's job. So a run whose id was given trusts a
+   * record only when the scheduler names that job `strand-<this run's id>-<n>` too; a sandboxed run without
+   * an id trusts none. A person's own runs (no id, no sandbox) trust their records as before.
+   */
+  private async isOwnJob(record: SubmissionRecord): Promise<boolean> {
+    const { runId } = this.options;
+    if (runId === undefined) return this.sandbox === undefined;
+    if (record.name === undefined || runIdOfJobName(record.name) !== runId) return false;
+    // A scheduler that does not answer fails the attempt, as a failed status lookup does: no duplicate is submitted.
+    return (await this.backend.jobName(record.id, this.statusRunner())) === record.name;
   }
 
   /** The status of one job; lookups made close together share one status command. */

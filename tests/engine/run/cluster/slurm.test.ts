@@ -391,4 +391,37 @@ describe.skipIf(!slurm)("ClusterExecutor on a real SLURM cluster", () => {
     expect(lstatSync(join(workdir, ".strand/runs/r1/jobs/linked_S1/job.sh")).isFile()).toBe(true);
     expect(readFileSync(join(workdir, ".strand/runs/r1/jobs/linked_S1/job.sh"), "utf8")).toMatch(/^#SBATCH --job-name=linked-1$/m);
   });
+
+  it("neither cancels nor adopts a job of another run that a forged submission record names (issue 25, finding 3)", async () => {
+    const { env, calls } = shims();
+    // Another user's run, with a job in the queue.
+    const otherWorkdir = tempDir();
+    const other = executor(otherWorkdir, env, { runId: "other-run" });
+    const victim = start(other, spec(otherWorkdir, "victim_S1", "sleep 300"));
+    await until(() => victim.started.length === 1, "the other run's submission");
+    const victimId = victim.started[0]!;
+    await other.close();
+
+    // A job of this run wrote records naming the other run's job: one for a different definition (the engine
+    // would cancel it) and one for the same definition (the engine would adopt it, then wait for it).
+    const workdir = tempDir();
+    const forged = (job: JobSpec, fingerprint: string) =>
+      writeFile(workdir, `.strand/cluster/${job.name}.json`, JSON.stringify({ id: victimId, name: `strand-other-run-1`, backend: "slurm", fingerprint, submitted_at: new Date().toISOString(), attempt: 1, script: "job.sh" }));
+    const changed = spec(workdir, "changed_S1", "echo changed > changed.txt");
+    const same = spec(workdir, "same_S1", "echo same > same.txt");
+    forged(changed, "another-definition");
+    forged(same, same.fingerprint);
+    const logs: string[] = [];
+    const runner = executor(workdir, env, { runId: "this-run", log: (message) => logs.push(message) });
+    const [changedResult, sameResult] = await Promise.all([start(runner, changed).result, start(runner, same).result]);
+    await runner.close();
+    expect(calls("scancel"), "the engine cancelled another run's job").toEqual([]);
+    expect(await squeueState(victimId)).toMatch(/PENDING|RUNNING/);
+    expect(changedResult).toMatchObject({ status: "succeeded" });
+    expect(sameResult).toMatchObject({ status: "succeeded" });
+    expect(sameResult.nativeId).not.toBe(victimId);
+    expect(readFileSync(join(workdir, "same.txt"), "utf8")).toBe("same\n");
+    expect(logs.filter((line) => line.includes("not one of this run's jobs"))).toHaveLength(2);
+    await execa("scancel", [victimId]);
+  });
 });
