@@ -92,6 +92,7 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
     const file = `${base === "submit" ? "submit-job" : base}.sh`;
     const rendered = renderJobScript(backend, {
       name: job.name,
+      rule: rule.name,
       // The queue shows every job's name to everyone on the cluster: the rule and a number, not the sample.
       jobName: schedulerJobName(scripts.length + 1, { rule: job.template }),
       threads: effectiveThreads(rule, pipeline.defaults),

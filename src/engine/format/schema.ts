@@ -21,6 +21,7 @@ import type {
   ValuesTable,
   WorkflowMeta,
 } from "./model.js";
+import { controlCharacterProblem, schedulerNameProblem, shownValue } from "../run/cluster/directive-values.js";
 
 const text = z.string();
 const textList = z.array(z.string());
@@ -44,6 +45,22 @@ const scalarTextList = z.array(z.unknown()).transform((items, context) => {
   return out;
 });
 const integer = z.number().int();
+/**
+ * A partition, queue, account or GPU model: it goes into a scheduler directive line, where a newline or a
+ * space would be a directive (or a shell line on the node) of the author's own (issue 25, finding 3).
+ */
+const schedulerName = (options: { list?: boolean } = {}) =>
+  z.string().superRefine((value, context) => {
+    const problem = schedulerNameProblem(value, options);
+    if (problem) context.addIssue({ code: "custom", message: `${shownValue(value)} ${problem}`, input: value });
+  });
+/** Scheduler options, written as they are on one's own machine: one line each. */
+const schedulerOptionList = z.array(
+  z.string().superRefine((value, context) => {
+    const problem = controlCharacterProblem(value);
+    if (problem) context.addIssue({ code: "custom", message: `${shownValue(value)} ${problem}`, input: value });
+  }),
+);
 const tomlValue = z.custom<TomlValue>(() => true);
 const tomlTable = z.record(z.string(), tomlValue);
 
@@ -79,11 +96,11 @@ const resourcesSchema = z
     memory: scalarText.optional(),
     gpu: integer.optional(),
     gpu_spec: z
-      .object({ count: integer.optional(), model: text.optional(), memory_gb: z.number().optional(), compute_capability: scalarText.optional() })
+      .object({ count: integer.optional(), model: schedulerName().optional(), memory_gb: z.number().optional(), compute_capability: scalarText.optional() })
       .optional(),
     disk: scalarText.optional(),
     time_limit: scalarText.optional(),
-    partition: text.optional(),
+    partition: schedulerName({ list: true }).optional(),
     groups: z.record(z.string(), integer).optional(),
   })
   .transform((value): Resources => ({ ...value, threads: value.threads ?? 1, groups: value.groups ?? {} }));
@@ -252,14 +269,14 @@ const executionGroupSchema = z
 const clusterSchema = z
   .object({
     backend: text.optional(),
-    partition: text.optional(),
-    queue: text.optional(),
-    account: text.optional(),
+    partition: schedulerName({ list: true }).optional(),
+    queue: schedulerName({ list: true }).optional(),
+    account: schedulerName().optional(),
     walltime: scalarText.optional(),
     max_submitted: integer.optional(),
     max_array_size: integer.optional(),
     poll_interval: scalarText.optional(),
-    extra_args: textList.optional(),
+    extra_args: schedulerOptionList.optional(),
   })
   .transform((value): Cluster => {
     const { queue, ...rest } = value;

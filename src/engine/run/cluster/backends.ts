@@ -40,7 +40,8 @@ export interface SchedulerBackend {
   readonly name: BackendName;
   /** The program that submits (`sbatch`), for messages. */
   readonly submitProgram: string;
-  submitCommand(scriptPath: string, cwd: string): CommandLine;
+  /** The command that submits a job script, given as its text on stdin (see CommandLine.stdin). */
+  submitCommand(script: string, cwd: string): CommandLine;
   /** The job id in the submit command's output; undefined when it has none. */
   parseJobId(stdout: string): string | undefined;
   cancelCommand(ids: string[]): CommandLine;
@@ -48,6 +49,13 @@ export interface SchedulerBackend {
   readonly cancelAnswers: RegExp;
   /** States of the given jobs; ids the scheduler does not know are absent from the map. */
   queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>>;
+  /** The name the scheduler has for a job (to tell a run's own jobs from others'), or undefined when it does not know the job. */
+  jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined>;
+}
+
+/** The first non-empty line of a command's output. */
+function firstLine(text: string): string | undefined {
+  return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
 }
 
 /** A new backend object (SLURM's remembers whether accounting is available, so make one per executor). */
@@ -138,8 +146,9 @@ class SlurmBackend implements SchedulerBackend {
   /** Set once sacct says accounting is disabled, so later polls go straight to scontrol. */
   private accountingDisabled = false;
 
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: ["--parsable", scriptPath], cwd };
+  /** sbatch reads the script from stdin when no file is named. */
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: ["--parsable"], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -148,6 +157,19 @@ class SlurmBackend implements SchedulerBackend {
 
   cancelCommand(ids: string[]): CommandLine {
     return { file: "scancel", args: ids };
+  }
+
+  /** squeue while the controller remembers the job, else sacct. */
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const queue = await run({ file: "squeue", args: ["-h", "-t", "all", "-o", "%j", "-j", id] }, { answers: /invalid job id/i });
+    const queued = firstLine(queue.stdout);
+    if (queued !== undefined || this.accountingDisabled) return queued;
+    try {
+      const accounted = await run({ file: "sacct", args: ["-n", "-P", "-X", "-o", "JobName", "-j", id] }, { answers: /accounting storage is disabled|invalid job id/i });
+      return firstLine(accounted.stdout);
+    } catch {
+      return undefined;
+    }
   }
 
   /** squeue for live jobs; sacct for finished ones (exit codes); scontrol when accounting is off or lags. */
@@ -262,8 +284,9 @@ class PbsBackend implements SchedulerBackend {
   readonly submitProgram = SUBMIT_PROGRAMS.pbs;
   readonly cancelAnswers = /unknown job id|job has finished|invalid state for job/i;
 
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: [scriptPath], cwd };
+  /** qsub reads the script from stdin when no file is named (its `-N` directive names the job, not "STDIN"). */
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: [], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -272,6 +295,12 @@ class PbsBackend implements SchedulerBackend {
 
   cancelCommand(ids: string[]): CommandLine {
     return { file: "qdel", args: ids };
+  }
+
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const qstat = await run({ file: "qstat", args: ["-x", "-f", id] }, { answers: /unknown job id|job has finished/i });
+    const [attributes] = [...parseQstatFull(qstat.stdout).values()];
+    return attributes?.job_name?.trim() || undefined;
   }
 
   async queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>> {
@@ -335,8 +364,9 @@ class SgeBackend implements SchedulerBackend {
   readonly submitProgram = SUBMIT_PROGRAMS.sge;
   readonly cancelAnswers = /does not exist|has already been deleted/i;
 
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: ["-terse", scriptPath], cwd };
+  /** SGE's qsub reads the script, `#$` directives included, from stdin when no file is named. */
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: ["-terse"], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -345,6 +375,15 @@ class SgeBackend implements SchedulerBackend {
 
   cancelCommand(ids: string[]): CommandLine {
     return { file: "qdel", args: ids };
+  }
+
+  /** `qstat -j` while the job is queued or running (plain qstat cuts names short), else `qacct -j`. */
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const queued = await run({ file: "qstat", args: ["-j", id] }, { answers: /do not exist|does not exist/i });
+    const name = /^job_name:\s*(\S+)/m.exec(queued.stdout)?.[1];
+    if (name !== undefined) return name;
+    const accounted = await run({ file: "qacct", args: ["-j", id] }, { answers: /not found/i });
+    return [...accounted.stdout.matchAll(/^jobname\s+(\S+)/gm)].pop()?.[1];
   }
 
   /** `qstat` lists the user's queued and running jobs in one call; finished ones are asked of `qacct`, one by one. */
@@ -407,8 +446,8 @@ class LsfBackend implements SchedulerBackend {
   readonly cancelAnswers = /job has already finished|is not found|no matching job/i;
 
   /** bsub reads `#BSUB` lines only from a script given on stdin. */
-  submitCommand(scriptPath: string, cwd: string): CommandLine {
-    return { file: this.submitProgram, args: [], stdinFile: scriptPath, cwd };
+  submitCommand(script: string, cwd: string): CommandLine {
+    return { file: this.submitProgram, args: [], stdin: script, cwd };
   }
 
   parseJobId(stdout: string): string | undefined {
@@ -417,6 +456,11 @@ class LsfBackend implements SchedulerBackend {
 
   cancelCommand(ids: string[]): CommandLine {
     return { file: "bkill", args: ids };
+  }
+
+  async jobName(id: string, run: RunSchedulerCommand): Promise<string | undefined> {
+    const bjobs = await run({ file: "bjobs", args: ["-noheader", "-o", "job_name", id] }, { answers: /is not found/i });
+    return firstLine(bjobs.stdout);
   }
 
   async queryStatus(ids: string[], run: RunSchedulerCommand): Promise<Map<string, JobStatus>> {

@@ -3,6 +3,8 @@
  * the run folder and one submission; its id is recorded durably before the engine waits, and every job in
  * flight is polled with one status command per interval. After an engine restart, a job whose record
  * matches (same fingerprint) and that the scheduler still knows is adopted rather than submitted again.
+ * Records sit where the run's jobs can write, so a run whose id was given adopts or cancels only a job the
+ * scheduler itself names as one of that run's.
  *
  * Jobs are named at the scheduler by run and submission number, never by their instance names, which hold
  * sample names (see scheduler-job-names.ts).
@@ -11,7 +13,8 @@
  * operators, and holds only affect jobs that have not started), so pausing a run stops the engine from
  * submitting new jobs while the submitted ones carry on.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Cluster } from "../../format/model.js";
 import { parseDuration, walltime } from "../durations.js";
@@ -20,7 +23,7 @@ import { createBackend, isFinished, type BackendName, type JobStatus, type Sched
 import { renderJobScript } from "./job-script.js";
 import { jobConfinementFromEnv, limitLines, type JobLimits } from "../job-sandbox.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner, type CommandLine, type RunOptions, type RunSchedulerCommand } from "./scheduler-commands.js";
-import { schedulerJobName } from "./scheduler-job-names.js";
+import { runIdOfJobName, schedulerJobName } from "./scheduler-job-names.js";
 import { highestRecordedJobNumber, jobFileName, readRecord, removeRecord, writeDurably, writeRecord, type SubmissionRecord } from "./submission-records.js";
 
 export interface ClusterExecutorOptions {
@@ -153,14 +156,24 @@ export class ClusterExecutor implements JobExecutor {
     const jobName = schedulerJobName(await this.nextJobNumber(), { runId: this.options.runId, rule: spec.rule });
     // The scheduler enforces CPUs and memory on its nodes itself; a sandbox still holds the job to its process cap and file size.
     const limits = this.sandbox ? limitLines({ ...this.limits, cpuAffinity: false }, spec) : [];
-    const rendered = renderJobScript(this.kind, { ...spec, jobName, cluster: this.directives(spec), sandbox: this.sandbox, limits });
+    // Refuses (throws) a job whose directive values cannot be written safely; nothing is submitted then.
+    const rendered = renderJobScript(this.kind, {
+      ...spec,
+      jobName,
+      cluster: this.directives(spec),
+      sandbox: this.sandbox,
+      limits,
+      environment: this.sandbox ? (this.options.env ?? process.env) : undefined,
+    });
     for (const warning of rendered.warnings) callbacks.log?.(warning);
-    await mkdir(dirname(script), { recursive: true });
-    await writeFile(script, rendered.text, { mode: 0o755 });
-    // The scheduler opens the log files before the script runs: their folders must exist beforehand.
-    await Promise.all([dirname(spec.stdoutPath), dirname(spec.stderrPath)].map((folder) => mkdir(folder, { recursive: true })));
+    await writeScriptCopy(script, rendered.text).catch((error: unknown) =>
+      callbacks.log?.(`job ${spec.name}: the copy of its job script could not be written to ${script} (${messageOf(error)}); the job is submitted all the same`),
+    );
+    // The scheduler opens the log files before the script runs: their folders must exist beforehand. A
+    // sandboxed job's scheduler writes to /dev/null, and its logs are opened inside the sandbox.
+    if (!this.sandbox) await Promise.all([dirname(spec.stdoutPath), dirname(spec.stderrPath)].map((folder) => mkdir(folder, { recursive: true })));
 
-    const id = await this.submit(script, spec, callbacks);
+    const id = await this.submit(rendered.text, spec, callbacks);
     const submittedAt = new Date();
     const record: SubmissionRecord = { id, name: jobName, backend: this.kind, fingerprint: spec.fingerprint, submitted_at: submittedAt.toISOString(), attempt: spec.attempt, script };
     await writeRecord(this.options.workdir, spec.name, record);
@@ -194,6 +207,7 @@ export class ClusterExecutor implements JobExecutor {
     };
   }
 
+  /** Submits the script's text (on the submit program's stdin) and returns the job id. */
   private async submit(script: string, spec: JobSpec, callbacks: AttemptCallbacks): Promise<string> {
     await this.submitSlot();
     try {
@@ -225,6 +239,11 @@ export class ClusterExecutor implements JobExecutor {
     const record = await readRecord(this.options.workdir, spec.name);
     if (!record) return undefined;
     const label = `${this.backendLabel()} job ${record.id}`;
+    if (record.backend === this.kind && !(await this.isOwnJob(record))) {
+      this.log(`job ${spec.name}: its submission record names ${label}, which is not one of this run's jobs at the scheduler; that job is left alone, and this one is submitted`);
+      await removeRecord(this.options.workdir, spec.name);
+      return undefined;
+    }
     if (record.backend !== this.kind || record.fingerprint !== spec.fingerprint) {
       this.log(`job ${spec.name}: ${label} was submitted for a different definition of the job; it is cancelled if still queued, and the job is submitted anew`);
       if (record.backend === this.kind) await this.command(this.backend.cancelCommand([record.id]), { answers: this.backend.cancelAnswers }).catch(() => undefined);
@@ -247,6 +266,21 @@ export class ClusterExecutor implements JobExecutor {
     this.log(`job ${spec.name}: ${label} ${status ? `ended ${status.native}` : "is no longer known to the scheduler"}; submitting again`);
     await removeRecord(this.options.workdir, spec.name);
     return undefined;
+  }
+
+  /**
+   * Whether a record's job is this run's own. Records live in the run's folder, which its jobs can write,
+   * and a shared service submits every user's jobs as one account: a record a job forged could make the
+   * engine cancel, or adopt and later cancel, another user's job. So a run whose id was given trusts a
+   * record only when the scheduler names that job `strand-<this run's id>-<n>` too; a sandboxed run without
+   * an id trusts none. A person's own runs (no id, no sandbox) trust their records as before.
+   */
+  private async isOwnJob(record: SubmissionRecord): Promise<boolean> {
+    const { runId } = this.options;
+    if (runId === undefined) return this.sandbox === undefined;
+    if (record.name === undefined || runIdOfJobName(record.name) !== runId) return false;
+    // A scheduler that does not answer fails the attempt, as a failed status lookup does: no duplicate is submitted.
+    return (await this.backend.jobName(record.id, this.statusRunner())) === record.name;
   }
 
   /** The status of one job; lookups made close together share one status command. */
@@ -332,7 +366,9 @@ export class ClusterExecutor implements JobExecutor {
     if (!isFinished(finished)) return;
     // A job killed because we asked is cancelled, whatever exit status the scheduler gives the kill.
     const state = job.cancelRequested && finished !== "succeeded" ? "cancelled" : finished;
-    const detail = state === "succeeded" ? undefined : `${this.backendLabel()} job ${job.id} ended ${status.native}${status.exitCode !== null ? ` (exit ${status.exitCode})` : ""}; see ${job.spec.stderrPath}`;
+    let detail = state === "succeeded" ? undefined : `${this.backendLabel()} job ${job.id} ended ${status.native}${status.exitCode !== null ? ` (exit ${status.exitCode})` : ""}; see ${job.spec.stderrPath}`;
+    // A sandboxed job's script can say nothing before its sandbox starts (the scheduler's output is /dev/null).
+    if (detail && this.sandbox && status.exitCode === 127 && (await isEmptyOrMissing(job.spec.stderrPath))) detail += ` (empty: is bubblewrap, ${this.sandbox[0]}, installed on the node?)`;
     await this.finish(job, this.result(job, state, status.exitCode, detail));
   }
 
@@ -409,6 +445,31 @@ export class ClusterExecutor implements JobExecutor {
 
   private log(message: string): void {
     this.options.log?.(message);
+  }
+}
+
+/**
+ * Writes the copy of a job script people read (the scheduler gets the text itself, and nothing reads this
+ * back). Whatever a job left at the path — a link, a FIFO — is removed, not followed or opened.
+ */
+async function writeScriptCopy(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await rm(path, { force: true });
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o755);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether a log file is missing or empty (looked at, not followed). */
+async function isEmptyOrMissing(path: string): Promise<boolean> {
+  try {
+    const stat = await lstat(path);
+    return stat.isFile() && stat.size === 0;
+  } catch {
+    return true;
   }
 }
 

@@ -7,11 +7,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { EngineError } from "../../findings.js";
 
-/** A scheduler command: program, arguments, and optionally a file fed to its stdin (`bsub < job.sh`). */
+/** A scheduler command: program, arguments, and optionally text fed to its stdin (a job script). */
 export interface CommandLine {
   file: string;
   args: string[];
-  stdinFile?: string;
+  /**
+   * Text for the program's stdin: job scripts are submitted this way, from the engine's memory, never by a
+   * path in the run's folder, which a job could swap between the engine writing it and the scheduler reading it.
+   */
+  stdin?: string;
   cwd?: string;
 }
 
@@ -61,7 +65,7 @@ export function backoffDelay(policy: RetryPolicy, retry: number): number {
 }
 
 function describe(command: CommandLine): string {
-  return [command.file, ...command.args].join(" ") + (command.stdinFile ? ` < ${command.stdinFile}` : "");
+  return [command.file, ...command.args].join(" ") + (command.stdin !== undefined ? " < (the job script)" : "");
 }
 
 function firstLines(text: string): string {
@@ -88,8 +92,7 @@ export function schedulerCommandRunner(policy: RetryPolicy = DEFAULT_RETRY_POLIC
         extendEnv: env === undefined,
         cwd: command.cwd,
         timeout: policy.timeoutMs,
-        inputFile: command.stdinFile,
-        stdin: command.stdinFile ? undefined : "ignore",
+        ...(command.stdin !== undefined ? { input: command.stdin } : { stdin: "ignore" as const }),
         cancelSignal: options.signal,
       });
       const stdout = String(result.stdout ?? "");

@@ -272,11 +272,12 @@ describe("LSF states", () => {
 });
 
 describe("submit and cancel commands", () => {
-  it("submits with sbatch --parsable, qsub, qsub -terse and bsub < script", () => {
-    expect(createBackend("slurm").submitCommand("/r/job.sh", "/w")).toEqual({ file: "sbatch", args: ["--parsable", "/r/job.sh"], cwd: "/w" });
-    expect(createBackend("pbs").submitCommand("/r/job.sh", "/w")).toEqual({ file: "qsub", args: ["/r/job.sh"], cwd: "/w" });
-    expect(createBackend("sge").submitCommand("/r/job.sh", "/w")).toEqual({ file: "qsub", args: ["-terse", "/r/job.sh"], cwd: "/w" });
-    expect(createBackend("lsf").submitCommand("/r/job.sh", "/w")).toEqual({ file: "bsub", args: [], stdinFile: "/r/job.sh", cwd: "/w" });
+  it("submits the script's text on stdin, never a path a job could swap: sbatch --parsable, qsub, qsub -terse and bsub", () => {
+    const script = "#!/bin/bash\necho hi\n";
+    expect(createBackend("slurm").submitCommand(script, "/w")).toEqual({ file: "sbatch", args: ["--parsable"], stdin: script, cwd: "/w" });
+    expect(createBackend("pbs").submitCommand(script, "/w")).toEqual({ file: "qsub", args: [], stdin: script, cwd: "/w" });
+    expect(createBackend("sge").submitCommand(script, "/w")).toEqual({ file: "qsub", args: ["-terse"], stdin: script, cwd: "/w" });
+    expect(createBackend("lsf").submitCommand(script, "/w")).toEqual({ file: "bsub", args: [], stdin: script, cwd: "/w" });
   });
 
   it("cancels many ids in one call", () => {
@@ -284,5 +285,25 @@ describe("submit and cancel commands", () => {
     expect(createBackend("pbs").cancelCommand(["1.s"])).toEqual({ file: "qdel", args: ["1.s"] });
     expect(createBackend("sge").cancelCommand(["1"])).toEqual({ file: "qdel", args: ["1"] });
     expect(createBackend("lsf").cancelCommand(["1", "2"])).toEqual({ file: "bkill", args: ["1", "2"] });
+  });
+});
+
+describe("a job's name at the scheduler (to tell a run's own jobs from others')", () => {
+  it("SLURM: squeue while the controller knows the job, else sacct", async () => {
+    const live = scripted({ squeue: { stdout: "strand-r1-3\n" } });
+    expect(await createBackend("slurm").jobName("42", live.run)).toBe("strand-r1-3");
+    expect(live.calls).toEqual([{ file: "squeue", args: ["-h", "-t", "all", "-o", "%j", "-j", "42"] }]);
+    const old = scripted({ squeue: { stdout: "", stderr: "slurm_load_jobs error: Invalid job id specified", exitCode: 1 }, sacct: { stdout: "strand-r1-2\n" } });
+    expect(await createBackend("slurm").jobName("41", old.run)).toBe("strand-r1-2");
+    expect(old.calls[1]).toEqual({ file: "sacct", args: ["-n", "-P", "-X", "-o", "JobName", "-j", "41"] });
+    expect(await createBackend("slurm").jobName("40", scripted({ squeue: { stdout: "" }, sacct: { stdout: "" } }).run)).toBeUndefined();
+  });
+
+  it("PBS, SGE and LSF: Job_Name of qstat -f, job_name of qstat -j (else qacct), bjobs -o job_name", async () => {
+    expect(await createBackend("pbs").jobName("107.pbs-head", scripted({ qstat: { stdout: "Job Id: 107.pbs-head\n    Job_Name = strand-r1-4\n    job_state = R\n" } }).run)).toBe("strand-r1-4");
+    expect(await createBackend("sge").jobName("4250", scripted({ qstat: { stdout: "job_number:                 4250\njob_name:                   strand-r1-5\n" } }).run)).toBe("strand-r1-5");
+    const finished = scripted({ qstat: { stdout: "", stderr: "Following jobs do not exist: 4251", exitCode: 1 }, qacct: { stdout: "jobname      strand-r1-6\nexit_status  0\n" } });
+    expect(await createBackend("sge").jobName("4251", finished.run)).toBe("strand-r1-6");
+    expect(await createBackend("lsf").jobName("9001", scripted({ bjobs: { stdout: "strand-r1-7\n" } }).run)).toBe("strand-r1-7");
   });
 });

@@ -2,6 +2,9 @@
  * Job scripts per scheduler (§5.10): exact directive text for SLURM, PBS, SGE and LSF, GPU requests,
  * walltime forms (durations, colon forms, unreadable ones), and the script around the directives.
  */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { jobDirectives, renderJobScript, type JobScriptRequest } from "../../../../src/engine/run/cluster/job-script.js";
@@ -178,5 +181,76 @@ describe("the script", () => {
     const result = await execa("bash", ["-c", text], { reject: false });
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout).toBe("");
+  });
+});
+
+describe("the script of a shared service's job (a job sandbox is set)", () => {
+  const SANDBOX = ["/usr/bin/bwrap", "--ro-bind", "/", "/", "--"];
+  const LOGS = "/data/project/.strand/runs/r1/jobs/align_S1";
+  const request: JobScriptRequest = {
+    ...BASE,
+    stdoutPath: `${LOGS}/stdout.log`,
+    stderrPath: `${LOGS}/stderr.log`,
+    sandbox: SANDBOX,
+    limits: ["ulimit -S -H -u 64"],
+    environment: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/data/project/.strand/home", BASH_ENV: "/data/project/evil.sh", SLURM_JOB_ID: "1", LD_PRELOAD: "/data/project/evil.so", CUDA_VISIBLE_DEVICES: "0", "NOT-A-NAME": "x", QUOTED: "it's" },
+  };
+
+  it("sends the scheduler's own output to /dev/null, starts with no environment of the submitter's, and opens the logs inside the sandbox", () => {
+    const { text } = renderJobScript("slurm", request);
+    const inner = ["ulimit -S -H -u 64", "set -e", `mkdir -p '${LOGS}'`, `exec >>'${LOGS}/stdout.log' 2>>'${LOGS}/stderr.log'`, "cd '/data/project'", "bwa mem ref.fa S1.fq > S1.sam"].join("\n");
+    expect(text).toBe(
+      [
+        "#!/bin/bash",
+        "#SBATCH --job-name=strand-r1-7",
+        "#SBATCH --cpus-per-task=8",
+        "#SBATCH --mem=16G",
+        "#SBATCH --time=02:00:00",
+        "#SBATCH --partition=short",
+        "#SBATCH --account=lab42",
+        "#SBATCH --qos=high",
+        "#SBATCH --constraint=avx2",
+        "#SBATCH --output=/dev/null",
+        "#SBATCH --error=/dev/null",
+        "#SBATCH --export=NONE",
+        "",
+        "export HOME='/data/project/.strand/home'",
+        "export PATH='/usr/local/bin:/usr/bin:/bin'",
+        "export QUOTED='it'\\''s'",
+        "",
+        "set -e",
+        "",
+        `if [ ! -x '/usr/bin/bwrap' ]; then echo "strand: this service runs jobs in bubblewrap (/usr/bin/bwrap), which is missing on $(hostname): install it on the nodes" >&2; exit 127; fi`,
+        `exec '/usr/bin/bwrap' '--ro-bind' '/' '/' '--' /bin/bash -c '${inner.replaceAll("'", "'\\''")}'`,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("does the same for PBS, SGE and LSF: their output and error files are /dev/null", () => {
+    const other = { ...request, cluster: { ...request.cluster!, extra_args: [] } };
+    expect(jobDirectives("pbs", other).slice(-2)).toEqual(["#PBS -o /dev/null", "#PBS -e /dev/null"]);
+    expect(jobDirectives("sge", other).slice(-2)).toEqual(["#$ -o /dev/null", "#$ -e /dev/null"]);
+    expect(jobDirectives("lsf", other).slice(-2)).toEqual(["#BSUB -o /dev/null", "#BSUB -e /dev/null"]);
+    // No mkdir outside the sandbox (the one inside is in the text after `exec`).
+    for (const backend of ["pbs", "sge", "lsf"] as const) expect(renderJobScript(backend, other).text.split("\nexec ")[0]).not.toMatch(/^mkdir/m);
+  });
+
+  it("writes the command's output to the job's logs, appended after what the engine wrote there (pre_exec)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "strand-job-script-"));
+    try {
+      const logs = join(dir, ".strand/runs/r1/jobs/hello");
+      mkdirSync(logs, { recursive: true });
+      writeFileSync(join(logs, "stderr.log"), "pre_exec said this\n");
+      // A stand-in sandbox that starts the command as it is: what matters here is the text inside it.
+      const { text } = renderJobScript("slurm", { ...request, cwd: dir, command: "echo out-line\necho err-line >&2", stdoutPath: join(logs, "stdout.log"), stderrPath: join(logs, "stderr.log"), sandbox: ["/usr/bin/env", "--"], limits: [], environment: { PATH: process.env.PATH! } });
+      const result = await execa("bash", ["-c", text], { reject: false, cwd: dir });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout + result.stderr).toBe("");
+      expect(readFileSync(join(logs, "stdout.log"), "utf8")).toBe("out-line\n");
+      expect(readFileSync(join(logs, "stderr.log"), "utf8")).toBe("pre_exec said this\nerr-line\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

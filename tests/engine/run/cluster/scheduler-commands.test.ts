@@ -101,11 +101,15 @@ describe("retries", () => {
     expect(error.message).toBe("strand-no-such-sbatch was not found: the scheduler's commands are not installed here");
   });
 
-  it("feeds a script on stdin (bsub < job.sh)", async () => {
-    const dir = tempDir();
-    const script = writeFile(dir, "job.sh", "#BSUB -J x\necho hi\n");
+  it("feeds a script's text on stdin (the job script is submitted from memory), on every try", async () => {
+    const fake = fakeProgram("bsub", { failures: 1, stderr: "bsub: LSF is down, please wait", stdout: "Job <7> is submitted" });
+    const seen = writeFile(tempDir(), "seen.sh", `#!/bin/bash\ncat >> "$(dirname "$0")/stdin.log"\nexec "${join(fake.bin, "bsub")}" "$@"\n`);
+    chmodSync(seen, 0o755);
     const run = schedulerCommandRunner(FAST);
-    expect((await run({ file: "cat", args: [], stdinFile: script })).stdout).toBe("#BSUB -J x\necho hi");
+    const outcome = await run({ file: seen, args: [], stdin: "#BSUB -J x\necho hi\n" });
+    expect(outcome.stdout).toBe("Job <7> is submitted");
+    expect(readFileSync(join(seen, "..", "stdin.log"), "utf8")).toBe("#BSUB -J x\necho hi\n#BSUB -J x\necho hi\n");
+    expect((await run({ file: "cat", args: [], stdin: "#SBATCH -J x\n" })).stdout).toBe("#SBATCH -J x");
   });
 });
 

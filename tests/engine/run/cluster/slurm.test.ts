@@ -6,7 +6,7 @@
  *
  * The scheduler's programs are reached through logging shims on PATH, so the tests can count the calls.
  */
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
@@ -247,7 +247,7 @@ describe.skipIf(!slurm)("ClusterExecutor on a real SLURM cluster", () => {
     await runner.close();
     expect(result.status).toBe("failed");
     expect(result.exitCode).toBeNull();
-    expect(result.message).toMatch(/^SLURM: sbatch --parsable \S+\/jobs\/never_S1\/job\.sh failed 3 times; last: exit 1: sbatch: error: Batch job submission failed: Socket timed out/);
+    expect(result.message).toMatch(/^SLURM: sbatch --parsable < \(the job script\) failed 3 times; last: exit 1: sbatch: error: Batch job submission failed: Socket timed out/);
     expect(calls("sbatch")).toHaveLength(3);
     expect(existsSync(recordPath(workdir, "never_S1"))).toBe(false);
   });
@@ -352,5 +352,76 @@ describe.skipIf(!slurm)("ClusterExecutor on a real SLURM cluster", () => {
     expect(calls("scancel")).toEqual([`scancel ${old.started[0]}`]);
     expect(logs[0]).toBe(`job changed_S1: SLURM job ${old.started[0]} was submitted for a different definition of the job; it is cancelled if still queued, and the job is submitted anew`);
     await until(async () => (await squeueState(old.started[0]!)) === "", "the old job to leave the queue");
+  });
+
+  it("submits the script it wrote, from memory: a job.sh swapped before sbatch reads it is not what runs (issue 25, finding 3)", async () => {
+    const workdir = tempDir();
+    const { env } = shims();
+    const marker = join(tempDir(), "swapped-script-ran");
+    // Between the engine writing job.sh and sbatch reading it, another job of the run replaces it (here the
+    // sbatch shim does, so the race is won every time).
+    const swapper = writeFile(
+      tempDir(),
+      "bin/sbatch",
+      `#!/bin/bash\nfor script in "${workdir}"/.strand/runs/r1/jobs/*/job.sh; do printf '#!/bin/bash\\ntouch ${marker}\\n' > "$script"; done\nexport PATH="\${PATH#*/bin:}"\nexec sbatch "$@"\n`,
+    );
+    chmodSync(swapper, 0o755);
+    // After the logging shims (which expect to lead PATH), before the real sbatch.
+    const [shimBin, ...rest] = env.PATH!.split(":");
+    const runner = executor(workdir, { ...env, PATH: [shimBin, join(swapper, ".."), ...rest].join(":") });
+    const job = start(runner, spec(workdir, "swapped_S1", "echo the-engines-own > own.txt"));
+    const result = await job.result;
+    await runner.close();
+    expect(existsSync(marker), "sbatch ran the swapped job.sh").toBe(false);
+    expect(result).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(join(workdir, "own.txt"), "utf8")).toBe("the-engines-own\n");
+  });
+
+  it("writes its copy of job.sh without following a link planted there", async () => {
+    const workdir = tempDir();
+    const { env } = shims();
+    const target = join(tempDir(), "planted-target");
+    mkdirSync(join(workdir, ".strand/runs/r1/jobs/linked_S1"), { recursive: true });
+    symlinkSync(target, join(workdir, ".strand/runs/r1/jobs/linked_S1/job.sh"));
+    const runner = executor(workdir, env);
+    const result = await start(runner, spec(workdir, "linked_S1", "echo ran > linked.txt")).result;
+    await runner.close();
+    expect(result).toMatchObject({ status: "succeeded" });
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(join(workdir, ".strand/runs/r1/jobs/linked_S1/job.sh")).isFile()).toBe(true);
+    expect(readFileSync(join(workdir, ".strand/runs/r1/jobs/linked_S1/job.sh"), "utf8")).toMatch(/^#SBATCH --job-name=linked-1$/m);
+  });
+
+  it("neither cancels nor adopts a job of another run that a forged submission record names (issue 25, finding 3)", async () => {
+    const { env, calls } = shims();
+    // Another user's run, with a job in the queue.
+    const otherWorkdir = tempDir();
+    const other = executor(otherWorkdir, env, { runId: "other-run" });
+    const victim = start(other, spec(otherWorkdir, "victim_S1", "sleep 300"));
+    await until(() => victim.started.length === 1, "the other run's submission");
+    const victimId = victim.started[0]!;
+    await other.close();
+
+    // A job of this run wrote records naming the other run's job: one for a different definition (the engine
+    // would cancel it) and one for the same definition (the engine would adopt it, then wait for it).
+    const workdir = tempDir();
+    const forged = (job: JobSpec, fingerprint: string) =>
+      writeFile(workdir, `.strand/cluster/${job.name}.json`, JSON.stringify({ id: victimId, name: `strand-other-run-1`, backend: "slurm", fingerprint, submitted_at: new Date().toISOString(), attempt: 1, script: "job.sh" }));
+    const changed = spec(workdir, "changed_S1", "echo changed > changed.txt");
+    const same = spec(workdir, "same_S1", "echo same > same.txt");
+    forged(changed, "another-definition");
+    forged(same, same.fingerprint);
+    const logs: string[] = [];
+    const runner = executor(workdir, env, { runId: "this-run", log: (message) => logs.push(message) });
+    const [changedResult, sameResult] = await Promise.all([start(runner, changed).result, start(runner, same).result]);
+    await runner.close();
+    expect(calls("scancel"), "the engine cancelled another run's job").toEqual([]);
+    expect(await squeueState(victimId)).toMatch(/PENDING|RUNNING/);
+    expect(changedResult).toMatchObject({ status: "succeeded" });
+    expect(sameResult).toMatchObject({ status: "succeeded" });
+    expect(sameResult.nativeId).not.toBe(victimId);
+    expect(readFileSync(join(workdir, "same.txt"), "utf8")).toBe("same\n");
+    expect(logs.filter((line) => line.includes("not one of this run's jobs"))).toHaveLength(2);
+    await execa("scancel", [victimId]);
   });
 });
