@@ -130,8 +130,9 @@ async function readInclude(include: Include, host: ParsedFile, context: IncludeC
   }
   try {
     if (include.repo !== undefined) {
-      await vetRepository(include.repo, publicSourcesOnly());
-      const checkout = await checkoutModule(include.repo, include.ref!, context.cacheDir);
+      const publicOnly = publicSourcesOnly();
+      const pin = await vetRepository(include.repo, publicOnly);
+      const checkout = await checkoutModule(include.repo, include.ref!, context.cacheDir, { confined: publicOnly, ...(pin ? { pin } : {}) });
       const path = join(checkout, include.path);
       return await readLocal(path, context);
     }

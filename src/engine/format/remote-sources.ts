@@ -4,8 +4,8 @@
  * set by the service for its runs) fetches them from public addresses only — an include naming the
  * loopback, the private network or cloud metadata (169.254.169.254) is refused — with the same guard as
  * webhooks and imports: the host resolved once, every address vetted, the connection pinned to them, no
- * redirect followed. A `repo` is vetted by its host before git runs (git resolves the name again itself;
- * a name that changes its answer in between can still slip through — the job sandbox is the other wall).
+ * redirect followed. A `repo` is vetted by its host before git runs, and git is then held to the vetted
+ * addresses (`http.curloptResolve`), follows no redirect and reads no configuration a job could have written.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -79,13 +79,31 @@ export function repositoryHost(repo: string): string | undefined {
   return scp?.[1];
 }
 
-/** Refuses a `repo` on a non-public host when `publicOnly` (local repositories are what the sandbox shows). */
-export async function vetRepository(repo: string, publicOnly: boolean): Promise<void> {
-  if (!publicOnly) return;
+/** How git may reach a vetted repository: `curl --resolve` entries pinning its host to the addresses vetted. */
+export interface RepositoryPin {
+  resolve: string[];
+}
+
+/**
+ * Refuses a `repo` on a non-public host when `publicOnly` (local repositories are what the sandbox shows),
+ * and any address other than https, http or a local path: ssh reads `~/.ssh/config`, which in a service's
+ * workspace a job could have written (a `ProxyCommand` would run in the engine). Answers the pin for git.
+ */
+export async function vetRepository(repo: string, publicOnly: boolean): Promise<RepositoryPin | undefined> {
+  if (!publicOnly) return undefined;
   const host = repositoryHost(repo);
-  if (host === undefined) return;
+  if (host === undefined) return undefined;
+  const url = /^https?:\/\//i.test(repo) ? new URL(repo) : undefined;
+  if (!url) {
+    throw new EngineError("INCLUDE_ERROR", `module ${repo} is not fetched: a shared service clones modules over https (or http) only`, {
+      suggestion: `give the repository's https address (https://${host}/…), or copy the module next to the pipeline and include it by path`,
+    });
+  }
   try {
-    await vetHost(host);
+    const addresses = await vetHost(host);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    const listed = addresses.map((entry) => (entry.family === 6 ? `[${entry.address}]` : entry.address)).join(",");
+    return { resolve: [`${url.hostname.replace(/^\[(.*)\]$/, "$1")}:${port}:${listed}`] };
   } catch (error) {
     if (error instanceof AddressRefusal) throw refusal(`module ${repo}`, error);
     throw error;

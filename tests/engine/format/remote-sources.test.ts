@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadPipeline } from "../../../src/engine/format/load.js";
-import { repositoryHost } from "../../../src/engine/format/remote-sources.js";
+import { repositoryHost, vetRepository } from "../../../src/engine/format/remote-sources.js";
 import { engineError, removeTempDirs, tempDir, writeFile } from "../../support/temp-workspace.js";
 
 const requests: string[] = [];
@@ -70,6 +70,18 @@ describe("URL includes", () => {
     expect(error.code).toBe("INCLUDE_ERROR");
     expect(error.message).toMatch(/module .* is not fetched: 127\.0\.0\.1: it is a loopback address/);
     expect(requests).toEqual([]);
+  });
+
+  it("repo modules under a shared service go over https or http only, held to the vetted addresses", async () => {
+    for (const repo of ["git@github.com:lab/qc.git", "ssh://git@93.184.216.34/qc.git", "git://93.184.216.34/qc.git"]) {
+      const error = await engineError(vetRepository(repo, true));
+      expect(error.message, repo).toMatch(/clones modules over https \(or http\) only/);
+    }
+    expect(await vetRepository("https://93.184.216.34/lab/qc.git", true)).toEqual({ resolve: ["93.184.216.34:443:93.184.216.34"] });
+    expect(await vetRepository("http://[2606:2800:220:1::1]:8080/qc.git", true)).toEqual({ resolve: ["2606:2800:220:1::1:8080:[2606:2800:220:1::1]"] });
+    // Local repositories are what the sandbox shows; one's own machine is not held at all.
+    expect(await vetRepository("/srv/git/qc.git", true)).toBeUndefined();
+    expect(await vetRepository("git@github.com:lab/qc.git", false)).toBeUndefined();
   });
 
   it("reads a repository's host from every address form git takes", () => {

@@ -212,6 +212,38 @@ for (const account of BWRAP_WORKS ? serviceAccounts() : []) {
       expect(await asked, "the next run's start").toBe(201);
     }, 120_000);
 
+    it("runs nothing a job leaves in the engine's home: a git configuration with hooks is not used when the next run clones a module (review of finding 3)", async () => {
+      const plant = [
+        "git init -q modrepo",
+        "printf '[workflow]\\nname = \"module\"\\n\\n[[rules]]\\nname = \"from_module\"\\noutput = [\"m.txt\"]\\nshell = \"echo m > m.txt\"\\n' > modrepo/module.toml",
+        "git -C modrepo add module.toml",
+        "git -C modrepo -c user.name=a -c user.email=a@example.org commit -q -m module",
+        "git -C modrepo tag v1",
+        "mkdir -p hooks",
+        'printf "#!/bin/sh\\necho ran > %s/engine-hook-ran\\n" "$PWD" > hooks/post-checkout',
+        "chmod +x hooks/post-checkout",
+        'printf "[core]\\n\\thooksPath = %s/hooks\\n" "$PWD" > "$HOME/.gitconfig"',
+        "echo planted > probe.txt",
+      ].join("\n");
+      const saved = await team.call("alice", "POST", "/api/pipelines", { body: { toml_content: oneRule("git-home", plant), name: "git-home" } });
+      expect(saved.status, saved.text).toBe(201);
+      const pipelineId = saved.body.id as string;
+      const workspace = `${team.dataDir}/users/${team.ids.alice}/pipelines/${pipelineId}`;
+      const first = await team.call("alice", "POST", "/api/runs", { body: { pipeline_id: pipelineId } });
+      expect(first.status, first.text).toBe(201);
+      expect((await waitForEnd(team, "alice", first.body.id as string)).body.status).toBe("completed");
+      const withModule = oneRule("git-home", "echo again > probe.txt", `\n[[include]]\nrepo = "${workspace}/modrepo"\nref = "v1"\npath = "module.toml"\n`);
+      const updated = await team.call("alice", "PUT", `/api/pipelines/${pipelineId}`, { body: { toml_content: withModule } });
+      expect(updated.status, updated.text).toBe(200);
+      const second = await team.call("alice", "POST", "/api/runs", { body: { pipeline_id: pipelineId } });
+      expect(second.status, second.text).toBe(201);
+      const ended = await waitForEnd(team, "alice", second.body.id as string);
+      const files = await team.call("alice", "GET", `/api/runs/${second.body.id as string}/files`);
+      expect(files.text, "the hook ran in the engine's sandbox").not.toContain("engine-hook-ran");
+      // The module itself still loads from a repository the sandbox shows.
+      expect(ended.body.status, JSON.stringify(ended.body.error)).toBe("completed");
+    }, 180_000);
+
     it("SIGTERM still stops the service after all of that", async () => {
       const stopped = await Promise.race([team.served.stop().then(() => "stopped"), new Promise((resolve) => setTimeout(() => resolve("still running 10 s after SIGTERM"), 10_000))]);
       expect(stopped).toBe("stopped");

@@ -125,6 +125,7 @@ export class ClusterExecutor implements JobExecutor {
         timeoutMs: options.commandTimeoutMs ?? DEFAULT_RETRY_POLICY.timeoutMs,
       },
       options.env,
+      this.sandbox !== undefined,
     );
   }
 

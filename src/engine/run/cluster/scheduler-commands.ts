@@ -74,8 +74,15 @@ function firstLines(text: string): string {
   return lines.length > 3 ? `${lines.slice(0, 3).join(" | ")} …` : lines.join(" | ");
 }
 
-/** A command runner with the given retry policy and environment (tests put fake programs on PATH). */
-export function schedulerCommandRunner(policy: RetryPolicy = DEFAULT_RETRY_POLICY, env?: NodeJS.ProcessEnv): RunSchedulerCommand {
+/**
+ * A command runner with the given retry policy and environment (tests put fake programs on PATH).
+ * `confined` (a shared service's engine, whose jobs run in a sandbox): the commands run in `/` with `HOME=/`,
+ * never in the workspace or its home, which jobs write — SGE's qsub reads `.sge_request` from both (a `-S`
+ * there would choose the shell that runs the job script outside the sandbox), and other schedulers' tools
+ * read dot files of their own.
+ */
+export function schedulerCommandRunner(policy: RetryPolicy = DEFAULT_RETRY_POLICY, env?: NodeJS.ProcessEnv, confined = false): RunSchedulerCommand {
+  const commandEnv = confined ? { ...(env ?? process.env), HOME: "/" } : env;
   return async (command, options = {}) => {
     let lastProblem = "";
     for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
@@ -88,9 +95,9 @@ export function schedulerCommandRunner(policy: RetryPolicy = DEFAULT_RETRY_POLIC
       const { execa } = await import("execa");
       const result = await execa(command.file, command.args, {
         reject: false,
-        env,
-        extendEnv: env === undefined,
-        cwd: command.cwd,
+        env: commandEnv,
+        extendEnv: commandEnv === undefined,
+        cwd: confined ? "/" : command.cwd,
         timeout: policy.timeoutMs,
         ...(command.stdin !== undefined ? { input: command.stdin } : { stdin: "ignore" as const }),
         cancelSignal: options.signal,

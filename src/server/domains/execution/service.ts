@@ -9,7 +9,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { lockHolderAlive, type LockOwner } from "../../../engine/run/file-lock.js";
 import { findExecutable } from "../../../engine/run/environment-wrap.js";
 import type { Caller } from "../../caller.js";

@@ -113,6 +113,18 @@ describe("retries", () => {
   });
 });
 
+describe("a shared service's engine", () => {
+  it("runs scheduler commands in / with HOME=/, never in the job-writable workspace or its home (qsub reads .sge_request from both)", async () => {
+    const workspace = tempDir();
+    const where = writeFile(tempDir(), "where.sh", `#!/bin/bash\necho "$PWD $HOME"\n`);
+    chmodSync(where, 0o755);
+    const env = { ...process.env, HOME: join(workspace, ".strand", "home") };
+    expect((await schedulerCommandRunner(FAST, env, true)({ file: where, args: [], cwd: workspace })).stdout).toBe("/ /");
+    // A person's own runs keep their folder and home.
+    expect((await schedulerCommandRunner(FAST, env)({ file: where, args: [], cwd: workspace })).stdout).toBe(`${workspace} ${env.HOME}`);
+  });
+});
+
 describe("backoff", () => {
   it("doubles from the base and caps the delay", () => {
     expect([1, 2, 3, 4, 5].map((retry) => backoffDelay(DEFAULT_RETRY_POLICY, retry))).toEqual([1000, 2000, 4000, 8000, 16000]);
