@@ -85,7 +85,8 @@ export function transformValues(rule: Rule, pipeline: Pipeline): string[] {
     if (count > MAX_EXPANDED_JOBS) throw expansionLimitError(rule, count, "split values");
     values = Array.from({ length: count }, (_, i) => String(i));
   } else if (split.glob) {
-    values = globFiles(split.glob, pipeline.dir);
+    // A detached pipeline lists no folder: the glob is the sender's to choose (load notes it as not read).
+    values = pipeline.detached ? [] : globFiles(split.glob, pipeline.dir);
   }
   if (!values) {
     throw new EngineError("EXPAND_ERROR", `transform rule '${rule.name}' has no split values`, { rule: rule.name, at, suggestion: "give split.values, values_from, n or glob" });

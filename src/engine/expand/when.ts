@@ -204,8 +204,8 @@ export function conditionConfigKeys(condition: Condition): { key: string; column
 export interface ConditionContext {
   config: Record<string, TomlValue>;
   bindings: Bindings;
-  /** Folder that `file_exists` paths resolve against (the workflow's working directory). */
-  workdir: string;
+  /** Folder that `file_exists` paths resolve against (the workflow's working directory); undefined: no file is looked at, and every file_exists is false (a detached pipeline). */
+  workdir: string | undefined;
 }
 
 /** Evaluates a parsed condition for one job. */
@@ -220,7 +220,7 @@ export function evaluateCondition(condition: Condition, context: ConditionContex
     case "or":
       return evaluateCondition(condition.left, context) || evaluateCondition(condition.right, context);
     case "fileExists":
-      return existsSync(isAbsolute(condition.path) ? condition.path : join(context.workdir, condition.path));
+      return context.workdir !== undefined && existsSync(isAbsolute(condition.path) ? condition.path : join(context.workdir, condition.path));
     case "config": {
       const value = context.config[condition.key];
       if (!condition.op) return truthy(value);

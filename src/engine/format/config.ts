@@ -202,7 +202,7 @@ export function maskedConfig(config: Record<string, TomlValue>, meta: Record<str
  * Checks effective values of declared config entries (required, type, choices, range, must_exist).
  * Run and dry-run refuse a pipeline with such errors.
  */
-export function checkDeclaredConfig(config: Record<string, TomlValue>, meta: Record<string, ConfigDeclaration>, workdir: string): Finding[] {
+export function checkDeclaredConfig(config: Record<string, TomlValue>, meta: Record<string, ConfigDeclaration>, workdir: string | undefined): Finding[] {
   const findings: Finding[] = [];
   for (const [key, declaration] of Object.entries(meta)) {
     const value = config[key];
@@ -233,7 +233,8 @@ export function checkDeclaredConfig(config: Record<string, TomlValue>, meta: Rec
       const problem = outOfRange(text, declaration.range);
       if (problem) findings.push(makeFinding("CONFIG_ERROR", "error", `config '${key}' ${problem}`));
     }
-    if ((declaration.must_exist || declaration.type === "path") && declaration.must_exist) {
+    // No workdir: a detached pipeline, whose paths are not looked at (its load noted it).
+    if (declaration.must_exist && workdir !== undefined) {
       const path = isAbsolute(text) ? text : join(workdir, text);
       if (!existsSync(path)) findings.push(makeFinding("CONFIG_ERROR", "error", `config '${key}' names ${text}, which does not exist`, { suggestion: "check the path; relative paths are taken from the workflow's folder" }));
     }

@@ -8,7 +8,7 @@ import { EngineError, makeFinding, type Finding } from "../findings.js";
 import { readConfigFile } from "./config-file.js";
 import { coerceOverride, deriveReferencePaths, injectSampleKeys, mergeProfileConfig, substituteConfig } from "./config.js";
 import { checkContracts, mergeIncludes, parseFile, type IncludeContext, type ParsedFile } from "./includes.js";
-import type { Defaults, Pair, Pipeline, SampleGroup, TomlValue, WorkflowMeta } from "./model.js";
+import type { ConfigDeclaration, Defaults, Pair, Pipeline, Rule, SampleGroup, TomlValue, WorkflowMeta } from "./model.js";
 import { defaultCacheDir } from "./module-cache.js";
 import { parseTomlText, readPipelineText } from "./parse-source.js";
 import { injectReferenceKeys, readReferences, standardReferenceBuilds } from "./references.js";
@@ -185,6 +185,7 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
   if (referenceDir && references.length === 0) references = standardReferenceBuilds(referenceDir);
   injectReferenceKeys(config, references, injected);
 
+  if (options.detached) warnings.push(...unreadFileChecks(merged.rules, configMeta, file.source));
   checkDuplicateRules(merged.rules);
   checkExecutionGroups(decoded.execution_group ?? [], merged.rules, file.source);
   checkWildcardConstraints(decoded.wildcard_constraints ?? {}, file.source);
@@ -193,6 +194,7 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
   return {
     path: file.source.path,
     dir,
+    ...(options.detached ? { detached: true } : {}),
     source: file.source,
     workflow,
     config,
@@ -222,6 +224,21 @@ async function assemble(file: ParsedFile, dir: string, options: LoadOptions): Pr
     warnings,
     raw: file.table,
   };
+}
+
+/** Info findings for what a detached pipeline's expansion and plan do not look at: transform globs, `file_exists` conditions, `must_exist` config. */
+function unreadFileChecks(rules: Rule[], configMeta: Record<string, ConfigDeclaration>, source: SourceFile): Finding[] {
+  const findings: Finding[] = [];
+  const note = (message: string, rule: string | undefined, at: ReturnType<SourceFile["locate"]>) =>
+    findings.push(makeFinding("SOURCE_NOT_READ", "info", message, { ...(rule ? { rule } : {}), at, suggestion: "run strand validate on the workflow folder to check it with its files" }));
+  for (const rule of rules) {
+    if (rule.transform?.split.glob !== undefined) note(`the files of rule '${rule.name}''s split.glob are not listed for a pipeline checked on its own; the transform expands to no values here`, rule.name, rule.origin.source.locate([...rule.origin.path, "transform", "split", "glob"]));
+    if (rule.when?.includes("file_exists")) note(`file_exists in rule '${rule.name}''s when is false for a pipeline checked on its own (no file is looked at)`, rule.name, rule.origin.source.locate([...rule.origin.path, "when"]));
+  }
+  for (const [key, declaration] of Object.entries(configMeta)) {
+    if (declaration.must_exist) note(`config '${key}' must exist, which is not checked for a pipeline checked on its own`, undefined, source.locate(["config", key]));
+  }
+  return findings;
 }
 
 /** Runs a sample-source reader, pointing its errors at the workflow key that named the source. */

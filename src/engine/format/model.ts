@@ -254,6 +254,11 @@ export interface Pipeline {
   path: string;
   /** The workflow's working directory: relative paths in rules and checks resolve here. */
   dir: string;
+  /**
+   * Loaded from text on its own (LoadOptions.detached): nothing outside the text is looked at later either —
+   * transform globs list no folder, `file_exists` conditions are false, `must_exist` config is not checked.
+   */
+  detached?: boolean;
   source: SourceFile;
   workflow: WorkflowMeta;
   config: Record<string, TomlValue>;

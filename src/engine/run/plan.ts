@@ -125,7 +125,7 @@ export function checkRunnable(pipeline: Pipeline, expansion: Expansion): void {
       });
     }
   }
-  const configProblems = checkDeclaredConfig(pipeline.config, pipeline.configMeta, pipeline.dir);
+  const configProblems = checkDeclaredConfig(pipeline.config, pipeline.configMeta, pipeline.detached ? undefined : pipeline.dir);
   if (configProblems.length > 0) {
     const problem = configProblems[0]!;
     throw new EngineError("CONFIG_ERROR", configProblems.map((finding) => finding.message).join("; "), { suggestion: problem.suggestion });
@@ -167,7 +167,7 @@ export function planPipeline(pipeline: Pipeline, options: PlanOptions = {}): Pla
     if (selected && !selected[index]) continue;
     const job = graph.jobs[index]!;
     const condition = job.rule.when ? conditionFor(job.rule, conditions) : undefined;
-    if (condition && !evaluateCondition(condition, { config: pipeline.config, bindings: job.bindings, workdir: pipeline.dir })) {
+    if (condition && !evaluateCondition(condition, { config: pipeline.config, bindings: job.bindings, workdir: pipeline.detached ? undefined : pipeline.dir })) {
       reasons[index] = CONDITION_FALSE;
       continue;
     }

@@ -134,4 +134,25 @@ describe("POST /api/pipelines/{tool}", () => {
     const codes = (validated.json.warnings as { code: string }[]).map((finding) => finding.code);
     expect(codes).toEqual(expect.arrayContaining(["INCLUDE_NOT_READ", "SOURCE_NOT_READ"]));
   });
+
+  it("lists no folder a sent text's transform glob names, and looks at no file its conditions name (review of issue 25, finding 2)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "strand-secret-"));
+    for (const name of ["LEAKED-ONE.fq", "LEAKED-TWO.fq"]) writeFileSync(join(dir, name), "x");
+    const text = (condition: string) =>
+      `[workflow]\nname = "probe"\nversion = "1"\n\n[[rules]]\nname = "t"\nwhen = '${condition}'\n\n[rules.transform]\nsplit = { by = "f", glob = "${dir}/*.fq" }\nmap = "gzip -k {f}"\n`;
+    const answers: string[] = [];
+    for (const endpoint of ["prepare", "dag", "validate", "stats"]) {
+      const answer = await post(endpoint, endpoint === "dag" ? { toml_content: text(`file_exists("${dir}/LEAKED-ONE.fq")`), expanded: true } : { toml_content: text(`file_exists("${dir}/LEAKED-ONE.fq")`) });
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+      answers.push(JSON.stringify(answer.json));
+    }
+    expect(answers.join("\n")).not.toContain("LEAKED");
+    const validated = await post("validate", { toml_content: text(`file_exists("${dir}/LEAKED-ONE.fq")`) });
+    const notes = (validated.json.warnings as { code: string; message: string }[]).filter((finding) => finding.code === "SOURCE_NOT_READ").map((finding) => finding.message);
+    expect(notes).toEqual(expect.arrayContaining([expect.stringMatching(/split\.glob are not listed/), expect.stringMatching(/file_exists .* is false/)]));
+    // A file that exists and one that does not: the same answers.
+    const present = await post("prepare", { toml_content: text(`file_exists("${dir}/LEAKED-ONE.fq")`) });
+    const absent = await post("prepare", { toml_content: text(`file_exists("${dir}/NOTHING.fq")`) });
+    expect(JSON.stringify(present.json).replaceAll("LEAKED-ONE", "X")).toBe(JSON.stringify(absent.json).replaceAll("NOTHING", "X"));
+  });
 });
