@@ -63,9 +63,22 @@ export interface ProgressSnapshot {
 /** The newest timeline entries kept in memory (the event log keeps them all). */
 export const TIMELINE_CAP = 500;
 
+/**
+ * The most jobs followed one by one. The event log is in the workspace, where jobs write: a job appending
+ * events for made-up jobs must not grow the service's memory without end. A real run has at most this many
+ * jobs with events in the service's views (the engine plans more only for a dry run).
+ */
+export const MAX_TRACKED_JOBS = 1_000_000;
+
 /** Folds run events into job states, counts and a timeline. */
 export class RunProgress {
   readonly jobs = new Map<string, JobProgress>();
+  private readonly maxJobs: number;
+
+  constructor(options: { maxJobs?: number } = {}) {
+    this.maxJobs = options.maxJobs ?? MAX_TRACKED_JOBS;
+  }
+
   /** The newest timeline entries (at most `TIMELINE_CAP`). */
   readonly timeline: TimelineEntry[] = [];
   /** Every timeline entry noted, the ones dropped from `timeline` included. */
@@ -214,7 +227,8 @@ export class RunProgress {
     let progress = this.jobs.get(job);
     if (!progress) {
       progress = { job, rule: rule ?? job, state: "queued", started_at: null, finished_at: null, duration_ms: null, exit_code: null, attempt: 0, stdout: null, stderr: null, error: null, reason: null };
-      this.jobs.set(job, progress);
+      // Past the cap a job is folded into a record that is not kept (the run's total still counts it).
+      if (this.jobs.size < this.maxJobs) this.jobs.set(job, progress);
     }
     return progress;
   }

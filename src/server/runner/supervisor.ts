@@ -468,7 +468,9 @@ export class RunSupervisor {
   /** Follows the run's event log; `replay` first folds what is already there without announcing it. */
   private follow(supervised: Supervised, options: { replay?: boolean } = {}): void {
     if (supervised.request.dry_run) return;
-    supervised.follower = new EventLogFollower(supervised.files.workspace, supervised.files.events, (event) => this.onEvent(supervised, event));
+    supervised.follower = new EventLogFollower(supervised.files.workspace, supervised.files.events, (event) => this.onEvent(supervised, event), undefined, {
+      onCapped: (note) => this.options.log?.(`run ${supervised.run.id}: ${note}`),
+    });
     if (options.replay) {
       supervised.follower.drainAll();
       supervised.live = true;
