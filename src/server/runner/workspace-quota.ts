@@ -4,7 +4,9 @@
  * bigger than the quota (its RLIMIT_FSIZE, job-sandbox.ts), the space a user's workspaces take is measured
  * every few seconds while they have runs going (and the runs are stopped, with the quota named, once it is
  * used up), and a user whose workspaces are full starts no run (429 USER_LIMIT). Space is measured as the
- * disk blocks the files take (`du`, links not followed), so sparse files count what they use.
+ * disk blocks the files take (`du`, links not followed), so sparse files count what they use. A
+ * measurement that cannot be made (du killed at its time limit — a workspace of millions of files — or no
+ * total) counts as over the quota: a quota that fails open is no quota.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,15 +28,20 @@ export interface WorkspaceQuotaOptions {
   measure?: SpaceMeasure;
 }
 
-/** Disk use of folders, with `du` (links not followed; a folder that is missing counts nothing). */
+/** How long one measurement may take. */
+const MEASURE_TIMEOUT_MS = 60_000;
+
+/** Disk use of folders, with `du` (links not followed; a folder that is missing counts nothing); rejects when du cannot tell. */
 export const measureWithDu: SpaceMeasure = (folders) => {
   const present = folders.filter((folder) => existsSync(folder));
   if (present.length === 0) return Promise.resolve(0);
-  return new Promise((resolve) => {
-    execFile("du", ["-s", "-B1", "-c", "-P", "--", ...present], { timeout: 60_000, maxBuffer: 1024 * 1024 }, (_error, stdout) => {
+  return new Promise((resolve, reject) => {
+    execFile("du", ["-s", "-B1", "-c", "-P", "--", ...present], { timeout: MEASURE_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, stdout) => {
+      if (error?.killed) return reject(new Error(`du did not finish within ${MEASURE_TIMEOUT_MS / 1000} s`));
       // du reports what it could read even when some folder could not be (exit 1): the total is the last line.
       const total = /^(\d+)\s+total$/m.exec(String(stdout));
-      resolve(total ? Number(total[1]) : 0);
+      if (total) resolve(Number(total[1]));
+      else reject(new Error(`du gave no total${error ? `: ${error.message}` : ""}`));
     });
   });
 };
@@ -94,11 +101,15 @@ export class WorkspaceQuota {
     if (last && Date.now() - last.at <= maxAgeMs) return last.bytes;
     const watched = this.watched.get(owner);
     if (watched?.measuring) return watched.measuring;
-    const measuring = this.measure(this.foldersOf(owner)).then((bytes) => {
-      if (this.lastKnown.size >= 10_000) this.lastKnown.clear();
-      this.lastKnown.set(owner, { bytes, at: Date.now() });
-      return bytes;
-    });
+    const measuring = this.measure(this.foldersOf(owner)).then(
+      (bytes) => {
+        if (this.lastKnown.size >= 10_000) this.lastKnown.clear();
+        this.lastKnown.set(owner, { bytes, at: Date.now() });
+        return bytes;
+      },
+      // Not measured: over the quota (megabytes() words it), and not remembered, so the next try measures again.
+      () => UNMEASURED,
+    );
     if (watched) watched.measuring = measuring.finally(() => (watched.measuring = undefined));
     return measuring;
   }
@@ -117,7 +128,11 @@ export class WorkspaceQuota {
   }
 }
 
+/** What `used` answers when the space could not be measured: more than any quota. */
+const UNMEASURED = Number.POSITIVE_INFINITY;
+
 /** A size in MB for messages. */
 export function megabytes(bytes: number): string {
+  if (bytes === UNMEASURED) return `an amount that could not be measured (du did not finish within ${MEASURE_TIMEOUT_MS / 1000} s: too many files?)`;
   return `${Math.round(bytes / 1024 / 1024)} MB`;
 }
