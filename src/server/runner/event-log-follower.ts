@@ -50,6 +50,7 @@ export class EventLogFollower {
   private timer: NodeJS.Timeout | undefined;
   private pending: NodeJS.Timeout | undefined;
   private capped = false;
+  private lastDrainAt = 0;
   private readonly drainBytes: number;
   private readonly totalBytes: number;
 
@@ -81,19 +82,25 @@ export class EventLogFollower {
     this.timer.unref();
   }
 
-  /** A drain at most every DRAIN_SPACING_MS, however often the watch fires. */
+  /** A drain now when the last was at least DRAIN_SPACING_MS ago (a line is heard at once), else one at the end of the spacing: at most one per interval, however often the watch fires. */
   private drainSoon(): void {
     if (this.pending) return;
+    const wait = this.lastDrainAt + DRAIN_SPACING_MS - Date.now();
+    if (wait <= 0) {
+      this.drain();
+      return;
+    }
     this.pending = setTimeout(() => {
       this.pending = undefined;
       this.drain();
-    }, DRAIN_SPACING_MS);
+    }, wait);
     this.pending.unref();
   }
 
   /** Reads the complete lines appended since the last read (at most the drain size of them; the poll reads on), until the total cap. */
   drain(): void {
     if (this.capped) return;
+    this.lastDrainAt = Date.now();
     const fd = openInWorkspace(this.root, this.path);
     if (fd === undefined) return; // not written yet, or not a file the service reads
     try {

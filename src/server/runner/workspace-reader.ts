@@ -16,8 +16,8 @@
  *
  * Anything else reads as absent: callers answer it as they answer a missing file.
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent, type Stats } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, readSync, realpathSync, type Dir, type Dirent, type Stats } from "node:fs";
+import { open, opendir, type FileHandle } from "node:fs/promises";
 import { isAbsolute, join, normalize, relative, sep } from "node:path";
 
 /** Opened for reading only, never through a link in the last component, never waiting on a FIFO, never a controlling terminal. */
@@ -162,24 +162,56 @@ export function openFolderInWorkspace(root: string, path: string): OpenFolder | 
   }
 }
 
-/** The entries of a folder below `root` (see openFolderInWorkspace), with their lstat; undefined when it may not be listed. */
-export function listWorkspaceFolder(root: string, path: string): { entry: Dirent; stat: Stats | undefined }[] | undefined {
-  const folder = openFolderInWorkspace(root, path);
-  if (!folder) return undefined;
+/** Entries of a folder, at most `max` of them, and whether it holds more. */
+export interface FolderEntries {
+  entries: Dirent[];
+  more: boolean;
+}
+
+/**
+ * At most `max` entries of a folder (an opened one's `path`), read a few at a time: a job can fill a folder
+ * with millions of names, which a whole listing would hold in memory and build on the event loop.
+ */
+export function folderEntries(path: string, max: number): FolderEntries {
+  const entries: Dirent[] = [];
+  let folder: Dir;
   try {
-    return readdirSync(folder.path, { withFileTypes: true }).map((entry) => ({ entry, stat: lstatQuietly(join(folder.path, entry.name)) }));
+    folder = opendirSync(path, { bufferSize: 64 });
   } catch {
-    return undefined;
+    return { entries, more: false };
+  }
+  try {
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+      if (entries.length >= max) return { entries, more: true };
+      entries.push(entry);
+    }
+    return { entries, more: false };
+  } catch {
+    return { entries, more: false };
   } finally {
-    folder.close();
+    folder.closeSync();
   }
 }
 
-function lstatQuietly(path: string): Stats | undefined {
+/** folderEntries, read off the event loop (libuv's threads), a batch at a time. */
+export async function folderEntriesAsync(path: string, max: number): Promise<FolderEntries> {
+  const entries: Dirent[] = [];
+  let folder: Dir;
   try {
-    return lstatSync(path);
+    folder = await opendir(path, { bufferSize: 64 });
   } catch {
-    return undefined;
+    return { entries, more: false };
+  }
+  try {
+    for (let entry = await folder.read(); entry !== null; entry = await folder.read()) {
+      if (entries.length >= max) return { entries, more: true };
+      entries.push(entry);
+    }
+    return { entries, more: false };
+  } catch {
+    return { entries, more: false };
+  } finally {
+    await folder.close().catch(() => undefined);
   }
 }
 

@@ -12,17 +12,17 @@
  * PDF's own scripts in its own isolated viewer anyway).
  */
 import type { Dirent, Stats } from "node:fs";
-import { lstat, readdir, realpath, type FileHandle } from "node:fs/promises";
+import { lstat, realpath, type FileHandle } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { Readable } from "node:stream";
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import { lstatInWorkspace, openFolderInWorkspace, openInWorkspaceAsync } from "../../runner/workspace-reader.js";
+import { folderEntriesAsync, lstatInWorkspace, openFolderInWorkspace, openInWorkspaceAsync } from "../../runner/workspace-reader.js";
 import { readableRun, type ExecutionContext } from "./service.js";
 
 /** Bounds of a folder answer: entries listed, and files (and folders) put in one zip. */
-export const FOLDER_LIMITS = { listed: 5_000, zipped: 10_000 } as const;
+export const FOLDER_LIMITS = { listed: 5_000, zipped: 10_000, read: 50_000 } as const;
 
 /** The engine's bookkeeping folder at the top of a workspace (runs' logs, checkpoint, lock): never shown. */
 const BOOKKEEPING = ".strand";
@@ -93,9 +93,9 @@ async function folderListing(root: string, parts: string[]): Promise<{ path: str
   const folder = openFolderInWorkspace(root, parts.join("/"));
   if (!folder) return { path: parts.join("/"), entries: [], truncated: false };
   try {
-    const dirents = (await readdir(folder.path, { withFileTypes: true })).filter(
-      (entry) => (entry.isFile() || entry.isDirectory()) && !(parts.length === 0 && entry.name === BOOKKEEPING),
-    );
+    // A folder of millions of names is read only this far: what is shown is sorted from the entries read.
+    const read = await folderEntriesAsync(folder.path, FOLDER_LIMITS.read);
+    const dirents = read.entries.filter((entry) => (entry.isFile() || entry.isDirectory()) && !(parts.length === 0 && entry.name === BOOKKEEPING));
     dirents.sort((a, b) => (a.isDirectory() !== b.isDirectory() ? (a.isDirectory() ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const shown = dirents.slice(0, FOLDER_LIMITS.listed);
     const entries: FolderEntry[] = [];
@@ -104,7 +104,7 @@ async function folderListing(root: string, parts: string[]): Promise<{ path: str
       if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // gone, or replaced by a link since the listing
       entries.push({ name: entry.name, path: `${prefix}${entry.name}`, type: stat.isDirectory() ? "folder" : "file", size_bytes: stat.isDirectory() ? 0 : stat.size, modified_at: stat.mtime.toISOString() });
     }
-    return { path: parts.join("/"), entries, truncated: dirents.length > shown.length };
+    return { path: parts.join("/"), entries, truncated: read.more || dirents.length > shown.length };
   } finally {
     folder.close();
   }
@@ -311,7 +311,8 @@ async function zipFolder(zip: Zip, root: string, parts: string[], drained: () =>
     if (!opened) continue;
     let dirents: Dirent[];
     try {
-      dirents = await readdir(opened.path, { withFileTypes: true }).catch(() => []);
+      // Never more names than the zip could still take (plus one folder level's worth of sub-folders).
+      dirents = (await folderEntriesAsync(opened.path, FOLDER_LIMITS.zipped + 1)).entries;
     } finally {
       opened.close();
     }
@@ -341,7 +342,9 @@ async function zipFolder(zip: Zip, root: string, parts: string[], drained: () =>
       try {
         // Chunks are pushed one behind: the last one read is pushed as final.
         let previous: Uint8Array | undefined;
-        for await (const chunk of handle.createReadStream({ highWaterMark: 64 * 1024, autoClose: false }) as AsyncIterable<Buffer>) {
+        // The file as big as it was when listed: a job appending to it while it is zipped does not make the zip endless.
+        const chunks = stat.size === 0 ? [] : (handle.createReadStream({ start: 0, end: stat.size - 1, highWaterMark: 64 * 1024, autoClose: false }) as AsyncIterable<Buffer>);
+        for await (const chunk of chunks) {
           if (stopped()) return;
           if (previous) file.push(previous);
           previous = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);

@@ -12,9 +12,9 @@
  * sandbox, may do. A run recorded before events named outputs falls back to its pipeline text expanded
  * "detached" (nothing outside the text is read; jobs of file-based samples are then not listed).
  */
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, normalize } from "node:path";
-import { forEachWorkspaceLine, lstatInWorkspace, openFolderInWorkspace, readWorkspaceJson } from "../../runner/workspace-reader.js";
+import { folderEntries, forEachWorkspaceLine, lstatInWorkspace, openFolderInWorkspace, readWorkspaceJson } from "../../runner/workspace-reader.js";
 import { EVENT_LINE_MAX_BYTES, EVENT_LOG_MAX_BYTES } from "../../runner/event-log-follower.js";
 import { PLAN_MAX_BYTES } from "../../runner/dry-run-plan.js";
 import { parseEventLine } from "../../../engine/run/event-log.js";
@@ -46,7 +46,8 @@ export function folderBytes(workspace: string, folder = ""): number {
     const opened = openFolderInWorkspace(workspace, relative);
     if (!opened) continue;
     try {
-      for (const name of readdirSync(opened.path)) {
+      // Read a batch at a time, never more names than the walk may still take.
+      for (const { name } of folderEntries(opened.path, RESULT_LIMITS.walkEntries - entries + 1).entries) {
         if (++entries > RESULT_LIMITS.walkEntries) break;
         try {
           const stat = lstatSync(join(opened.path, name));
