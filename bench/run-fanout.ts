@@ -25,7 +25,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import type { RunCounts } from "../src/server/store/store.js";
+import type { RunCounts } from "../src/server/store/runs/contract.js";
 import { option, startService } from "./service-process.js";
 
 

@@ -10,18 +10,27 @@ import { constants, gunzipSync } from "node:zlib";
 import type { Caller } from "./caller.js";
 import { ServiceError } from "./errors.js";
 import type { AiReader, JobFacts } from "./domains/ai/reader.js";
-import { readableRun, type ExecutionContext } from "./domains/execution/service.js";
+import { readableRun, type ExecutionReadContext } from "./domains/execution/service.js";
 import { runDiagnostics, runJobs, runLogs, runPipelineText, runResults, runStatus } from "./domains/execution/views.js";
 import { openInWorkspace, readAt } from "./runner/workspace-reader.js";
 import { readable } from "./domains/pipelines/service.js";
 import { allTemplates } from "./domains/templates/service.js";
 import { dagOf, parsePipeline, prepareText, validateText } from "./domains/workflow/service.js";
+import type { PipelineReads } from "./store/pipelines/contract.js";
+import type { RunReads } from "./store/runs/contract.js";
+import type { TemplateReads } from "./store/templates/contract.js";
 
 /** How far the capabilities read: bounds on every answer, so a prompt never grows without limit. */
 export const READ_LIMITS = { logLines: 200, headBytes: 16 * 1024, historyRuns: 10, jobs: 100, commandPages: 5 } as const;
 
+/**
+ * What the AI's capabilities are built from: the run views' context with a store that offers only reads of
+ * runs, pipelines and templates — the "reads only" promise is this type, not a convention.
+ */
+export type AiReadContext = Omit<ExecutionReadContext, "store"> & { store: RunReads & PipelineReads & TemplateReads };
+
 /** The AI's read-only view of the service for one caller. */
-export function aiReaderFor(context: ExecutionContext, caller: Caller): AiReader {
+export function aiReaderFor(context: AiReadContext, caller: Caller): AiReader {
   const { store } = context;
   const reader: AiReader = {
     async templates() {

@@ -18,7 +18,7 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { collaborationRoutes } from "./domains/collaboration/routes.js";
 import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
-import { LicenseCache } from "../license/license.js";
+import { configDir as licenseConfigDir, LicenseCache } from "../license/license.js";
 import { licenseRoutes } from "./domains/license/routes.js";
 import { pluginRoutes } from "./domains/plugins/routes.js";
 import { ServiceMetrics } from "./domains/observability/prometheus.js";
@@ -61,7 +61,6 @@ import { providerChain } from "./domains/ai/providers.js";
 import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
 import type { AiKnowledge } from "./domains/ai/read-tools.js";
 import { SecretBox } from "./secret-box.js";
-import { configDir as licenseConfigDir } from "../license/license.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { callerOf } from "./caller.js";
 import { PathPrivacy } from "./path-privacy.js";
@@ -79,8 +78,9 @@ import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
 import { originCheck } from "./middleware/origin-check.js";
 import { normaliseBasePath, StaticContent } from "./static-content.js";
-import { withCachedListing } from "./store/cached-listing.js";
-import type { StorageQuota, Store } from "./store/store.js";
+import { withCachedListing } from "./store/pipelines/cached-listing.js";
+import type { StorageQuota } from "./store/pipelines/contract.js";
+import type { Store } from "./store/store.js";
 
 export type ServiceMode = "personal" | "team" | "hpc";
 

@@ -5,7 +5,7 @@
  * reading headers, so how callers are recognised is one module's business.
  */
 import type { Context } from "hono";
-import type { UserRole } from "./store/store.js";
+import type { UserRole } from "./store/accounts/contract.js";
 
 /** The acting user: an id that owns what they create, their role, and whether they may see and change everything. */
 export interface Caller {

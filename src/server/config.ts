@@ -9,7 +9,7 @@ import type { EngineLimits } from "./engine-pool.js";
 import { LOG_LEVELS } from "./logger.js";
 import { configDir as licenseConfigDir } from "../license/license.js";
 import { DEFAULT_JOB_PROCESSES, JOB_NETWORKS, parseDataRoots, SANDBOX_SETTINGS, type JobNetwork, type SandboxSetting } from "./runner/sandbox.js";
-import type { StorageQuota } from "./store/store.js";
+import type { StorageQuota } from "./store/pipelines/contract.js";
 import type { UserLimits } from "./domains/execution/user-limits.js";
 import { DEFAULT_SIGN_IN_FAILURES } from "./domains/auth/sign-in-throttle.js";
 import { corsOriginsFromEnv } from "./middleware/cors.js";

@@ -12,7 +12,7 @@ import { AuthService } from "../../server/app.js";
 import { serviceConfig } from "../../server/config.js";
 import { ServiceError } from "../../server/errors.js";
 import { openStore } from "../../server/store/open-store.js";
-import { USER_ROLES, type UserRole } from "../../server/store/store.js";
+import { USER_ROLES, type UserRole } from "../../server/store/accounts/contract.js";
 import { optionValue, UsageError } from "../args.js";
 import { printEnvelope } from "../json-envelope.js";
 import type { Command } from "./command.js";

@@ -14,7 +14,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { callerOf } from "../caller.js";
 import { ServiceError } from "../errors.js";
-import type { AuditResult, Store } from "../store/store.js";
+import type { AuditResult, AuditStore } from "../store/audit/contract.js";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -35,7 +35,7 @@ export function noteAudit(c: Context, action: string, resource?: string, result?
 }
 
 export interface AuditOptions {
-  store: Store;
+  store: AuditStore;
   /** The client address, as the rate limiter sees it. */
   clientAddress(c: Context): string | undefined;
   /** POST paths that change nothing (checks, searches), which are not audited. */

@@ -16,7 +16,7 @@ import { ROUTE_ACCESS, roleAllows } from "../access-policy.js";
 import { ANONYMOUS, LOCAL_USER, type Caller } from "../caller.js";
 import { ServiceError } from "../errors.js";
 import type { ApiRoutes } from "../api-routes.js";
-import type { AccessToken, Session } from "../store/store.js";
+import type { AccessToken, Session } from "../store/accounts/contract.js";
 
 /** The outcome of checking a presented token (the auth domain computes it). */
 export type Authentication =

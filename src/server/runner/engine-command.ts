@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environment-wrap.js";
 import type { WebhookTargets } from "../../engine/notify/webhook.js";
-import type { Run, RunTarget } from "../store/store.js";
+import type { Run, RunTarget } from "../store/runs/contract.js";
 import { readWorkspaceJson } from "./workspace-reader.js";
 import { containerEnvironmentKind, isSchedulerTarget } from "./run-targets.js";
 

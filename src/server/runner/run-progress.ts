@@ -4,7 +4,7 @@
  * demand. The event log is the only source — the engine's human output is never parsed.
  */
 import type { RunEvent } from "../../engine/run/event-log.js";
-import type { RunCounts } from "../store/store.js";
+import type { RunCounts } from "../store/runs/contract.js";
 
 export type JobState = "queued" | "running" | "completed" | "failed" | "skipped";
 

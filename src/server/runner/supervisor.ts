@@ -10,15 +10,14 @@
  * signals, samples and records is then the engine's own inside the sandbox, found among bwrap's children.
  */
 import { closeSync, existsSync, mkdirSync, readFileSync, writeSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { availableParallelism, constants } from "node:os";
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import type { RunEvent } from "../../engine/run/event-log.js";
 import type { EventBus } from "../events/event-bus.js";
 import { isStoreError } from "../store/store-error.js";
-import type { Run, RunPatch, RunStatus, Store } from "../store/store.js";
+import type { Run, RunPatch, RunStatus, RunStore } from "../store/runs/contract.js";
 import { engineInvocation, PIPELINE_TEXT_MAX_BYTES, runFiles, runRequestOf, type RunFiles, type RunRequest } from "./engine-command.js";
 import { PLAN_MAX_BYTES, planLogLines, readDryRunPlan } from "./dry-run-plan.js";
 import { EventLogFollower, readWorkspaceEventLog } from "./event-log-follower.js";
@@ -36,7 +35,7 @@ import { megabytes, WorkspaceQuota } from "./workspace-quota.js";
 const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
 
 export interface SupervisorOptions {
-  store: Store;
+  store: RunStore;
   events: EventBus;
   /** The engine program and its leading arguments (default: this package's `strand` on this Node). */
   engineCommand?: string[];
@@ -68,7 +67,7 @@ interface Supervised {
   pid?: number;
   sampler?: NodeJS.Timeout;
   liveness?: NodeJS.Timeout;
-  /** Store writes of this run, in order (the final write must land last). */
+  /** RunStore writes of this run, in order (the final write must land last). */
   writes: Promise<unknown>;
   countsTimer?: NodeJS.Timeout;
   cancelTimers: NodeJS.Timeout[];

@@ -5,6 +5,13 @@
  */
 import { StoreError } from "./store-error.js";
 
+/** One page of a keyset listing, newest first. */
+export interface Page<T> {
+  items: T[];
+  /** Pass back to get the following page; null on the last page. */
+  next_cursor: string | null;
+}
+
 /** The sort key of the last row on a page. */
 export interface KeysetPosition {
   at: string;

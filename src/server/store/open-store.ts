@@ -1,5 +1,5 @@
 /** Chooses the store from the service configuration: PostgreSQL for a `postgres://` URL, else embedded SQLite. */
-import type { Clock } from "./new-records.js";
+import type { Clock } from "./record-fields.js";
 import { openPostgresStore } from "./postgres-store.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import type { Store } from "./store.js";

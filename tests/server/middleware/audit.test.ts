@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthService } from "../../../src/server/domains/auth/service.js";
-import type { AuditEntry } from "../../../src/server/store/store.js";
+import type { AuditEntry } from "../../../src/server/store/audit/contract.js";
 import { startTestService, type TestService } from "../../support/service-harness.js";
 import type { LooseJson } from "../../support/loose-json.js";
 

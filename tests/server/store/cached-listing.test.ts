@@ -4,7 +4,7 @@
  * that made the change.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { withCachedListing } from "../../../src/server/store/cached-listing.js";
+import { withCachedListing } from "../../../src/server/store/pipelines/cached-listing.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { openTempStore, type TempStore } from "../../support/temp-store.js";
 

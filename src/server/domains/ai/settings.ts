@@ -7,7 +7,7 @@
 import { AddressRefusal, vetHost, type AddressLookup } from "../../../engine/notify/public-address.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import { SERVER_AI_SCOPE, type AiSettingsRecord, type Store } from "../../store/store.js";
+import { type AiSettingsRecord, type AiSettingsStore, SERVER_AI_SCOPE } from "../../store/ai-settings/contract.js";
 import { describeCandidate, PROVIDER_KINDS, providerChain, providerKind, unusableReason, type ProviderCandidate, type ProviderSettings } from "./providers.js";
 
 /** Seals and opens keys (the service's `SecretBox`). */
@@ -16,8 +16,6 @@ export interface KeySealer {
   open(sealed: string): string;
 }
 
-/** The store's AI settings methods, all this module uses. */
-export type AiSettingsStore = Pick<Store, "getAiSettings" | "putAiSettings" | "deleteAiSettings">;
 
 /** A settings change as requested (`provider: "disabled"` removes the scope's settings). */
 export interface SettingsChange {

@@ -5,7 +5,7 @@
  * named after the provider's login, made unique with a suffix when taken or when it looks like an existing
  * name (`octocat`, `octocat-2`, …; see usernames.ts).
  */
-import type { OAuthIdentity, Store, User } from "../../store/store.js";
+import type { AccountStore, OAuthIdentity, User } from "../../store/accounts/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { ExternalIdentity } from "./oauth-providers.js";
 import type { OAuthProviderId } from "./oauth-settings.js";
@@ -33,7 +33,7 @@ export interface LinkedAccount {
 }
 
 /** Finds the account linked to an identity, or creates one and links it. */
-export async function accountForIdentity(store: Store, provider: OAuthProviderId, identity: ExternalIdentity): Promise<LinkedAccount> {
+export async function accountForIdentity(store: AccountStore, provider: OAuthProviderId, identity: ExternalIdentity): Promise<LinkedAccount> {
   const linked = await store.findIdentity(provider, identity.providerUserId);
   if (linked) return { user: await store.getUser(linked.user_id), created: false };
   const user = await createUniqueUser(store, usernameStem(identity.login, provider));
@@ -52,7 +52,7 @@ export async function accountForIdentity(store: Store, provider: OAuthProviderId
 }
 
 /** Creates a `user` account without a password under the stem, or the stem with the first suffix that looks like no other account. */
-async function createUniqueUser(store: Store, stem: string): Promise<User> {
+async function createUniqueUser(store: AccountStore, stem: string): Promise<User> {
   const existing = await store.listUsers();
   for (let attempt = 1; attempt <= 100; attempt++) {
     const username = attempt === 1 ? stem : `${stem}-${attempt}`;

@@ -26,7 +26,8 @@ import type { Logger } from "../../logger.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { sessionCookie } from "../../middleware/authentication.js";
 import { failureResponse, jsonResponse } from "../../openapi-shapes.js";
-import type { Store } from "../../store/store.js";
+import type { AccountStore } from "../../store/accounts/contract.js";
+import type { AuditStore } from "../../store/audit/contract.js";
 import { accountForIdentity } from "./oauth-accounts.js";
 import { OAuthProviderFailure, oauthProviders, type OAuthProvider } from "./oauth-providers.js";
 import { OAUTH_PROVIDER_IDS, oauthVariable, type OAuthProviderId, type OAuthSettings } from "./oauth-settings.js";
@@ -106,7 +107,7 @@ const routes = {
 
 export interface OAuthRouteOptions {
   auth: AuthService;
-  store: Store;
+  store: AccountStore & AuditStore;
   mode: "personal" | "team" | "hpc";
   /** The providers switched on (`SERVICE_OAUTH_*`). */
   settings: OAuthSettings;

@@ -13,7 +13,7 @@ import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { authenticationOf, clearedSessionCookie, sessionCookie } from "../../middleware/authentication.js";
 import { Deleted, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
-import type { User } from "../../store/store.js";
+import type { User } from "../../store/accounts/contract.js";
 import {
   AccessTokenSchema,
   CreatedAccessToken,

@@ -12,7 +12,8 @@ import type { CredentialChange, CredentialRef } from "../../credential-changes.j
 import { ServiceError } from "../../errors.js";
 import type { Authentication } from "../../middleware/authentication.js";
 import type { Logger } from "../../logger.js";
-import type { AccessToken, Session, Store, User, UserRole } from "../../store/store.js";
+import type { AccessToken, AccountStore, Session, User, UserRole } from "../../store/accounts/contract.js";
+import type { AuditStore } from "../../store/audit/contract.js";
 import { StoreError } from "../../store/store-error.js";
 import { mintToken, parseToken, secretMatches } from "./credential-tokens.js";
 import { checkNewPassword, hashPassword, verifyPassword } from "./passwords.js";
@@ -84,7 +85,7 @@ export class AuthService {
   private readonly listeners: ((change: CredentialChange) => void)[] = [];
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AccountStore & AuditStore,
     private readonly settings: SessionSettings = { ttlMs: DEFAULT_SESSION_TTL_MS },
     private readonly now: () => number = Date.now,
   ) {}

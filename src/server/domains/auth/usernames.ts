@@ -5,7 +5,7 @@
  * case and marks are set aside (`bob.`, `b.ob` and `BOB` all look like `bob`). Sign-in still takes every name
  * accepted before these rules, so older accounts keep working.
  */
-import type { User } from "../../store/store.js";
+import type { User } from "../../store/accounts/contract.js";
 import { ServiceError } from "../../errors.js";
 
 /** Longest username. */

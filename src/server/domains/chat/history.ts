@@ -5,11 +5,11 @@
  * that call fails), and the summary is saved so later requests start from it.
  */
 import type { ModelMessage } from "ai";
-import type { ChatMessage, ChatSession, Store } from "../../store/store.js";
+import type { ChatMessage, ChatSession, ChatStore } from "../../store/chat/contract.js";
 import { ChainFailure, type Harness } from "../ai/service.js";
 
 /** The part of the store the chat domain writes: its own sessions and messages, nothing else. */
-export type ChatHistoryStore = Pick<Store, "createChatSession" | "getChatSession" | "listChatSessions" | "appendChatMessage" | "listChatMessages" | "setChatSummary" | "deleteChatSession">;
+export type ChatHistoryStore = ChatStore;
 
 /** Earlier messages fed back in full, at most. */
 export const HISTORY_MESSAGES = 12;

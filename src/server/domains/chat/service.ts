@@ -8,7 +8,7 @@ import type { ModelMessage } from "ai";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { isStoreError } from "../../store/store-error.js";
-import type { ChatMessage, ChatSession } from "../../store/store.js";
+import type { ChatMessage, ChatSession } from "../../store/chat/contract.js";
 import { ChainFailure, readTools, type AiKnowledge, type AiReader, type DraftValidation, type Harness, type RunFacts } from "../ai/service.js";
 import { boundedHistory, type ChatHistoryStore } from "./history.js";
 

@@ -10,7 +10,7 @@ import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { failureResponse, jsonResponse } from "../../openapi-shapes.js";
 import { HpcStatusSchema } from "./schemas.js";
-import type { Store } from "../../store/store.js";
+import type { RunStore } from "../../store/runs/contract.js";
 import { StoreError } from "../../store/store-error.js";
 import { RunOwners, runIdsInQueue, statusFor, type SchedulerReader } from "./service.js";
 
@@ -32,7 +32,7 @@ const hpcRoute = createRoute({
 });
 
 /** The cluster router; `scheduler` is consulted in hpc mode only, `store` for who owns the runs in the queue. */
-export function clusterRoutes(options: { hpc: boolean; scheduler: SchedulerReader; store: Pick<Store, "getRun"> }): OpenAPIHono {
+export function clusterRoutes(options: { hpc: boolean; scheduler: SchedulerReader; store: Pick<RunStore, "getRun"> }): OpenAPIHono {
   const router = new OpenAPIHono();
   const owners = new RunOwners(async (runId) => {
     try {

@@ -10,7 +10,8 @@ import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { engineWorkResponses, failureResponse, jsonBody, jsonResponse, PipelineIdParam } from "../../openapi-shapes.js";
-import type { StorageQuota, Store } from "../../store/store.js";
+import type { PipelineStore, StorageQuota } from "../../store/pipelines/contract.js";
+import type { ShareStore } from "../../store/shares/contract.js";
 import { ForkBody, Forked, ImportBody, Imported, ShareBody, ShareLandingSchema, ShareLinkSchema, ShareParams, TokenParam } from "./schemas.js";
 import { forkPipeline, importPipeline, revokeShare, shareLanding, shareLink, sharePipeline, sharesOf } from "./service.js";
 import type { RemoteFetchOptions } from "./remote-fetch.js";
@@ -104,7 +105,7 @@ async function optionalJson(c: Context): Promise<unknown> {
 }
 
 /** The collaboration router. */
-export function collaborationRoutes(store: Store, options: CollaborationOptions): OpenAPIHono {
+export function collaborationRoutes(store: PipelineStore & ShareStore, options: CollaborationOptions): OpenAPIHono {
   const router = new OpenAPIHono();
   router.openAPIRegistry.register("Fork", ForkBody);
   router.openAPIRegistry.register("ShareRequest", ShareBody);

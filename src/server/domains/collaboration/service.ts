@@ -7,7 +7,8 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Pipeline, Share, StorageQuota, Store } from "../../store/store.js";
+import type { Pipeline, PipelineStore, StorageQuota } from "../../store/pipelines/contract.js";
+import type { Share, ShareStore } from "../../store/shares/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { createSaved, DEFAULT_QUOTA, readable, writable } from "../pipelines/service.js";
 import type { Validation } from "../workflow/service.js";
@@ -19,7 +20,7 @@ import { readShareLanding } from "./remote-share.js";
 export const SHARE_DAYS = { default: 30, max: 3650 };
 
 /** Copies a pipeline the caller may read into a private pipeline they own. */
-export async function forkPipeline(store: Store, caller: Caller, id: string, name?: string, quota: StorageQuota = DEFAULT_QUOTA): Promise<Pipeline> {
+export async function forkPipeline(store: PipelineStore & ShareStore, caller: Caller, id: string, name?: string, quota: StorageQuota = DEFAULT_QUOTA): Promise<Pipeline> {
   const source = await readable(store, caller, id);
   return store.createPipeline({
     name: name ?? `${source.name} (fork)`,
@@ -58,7 +59,7 @@ export function shareLink(share: Share, publicHost: string): ShareLink {
  * Creates a share link for a pipeline the caller may change. A share link of a private pipeline is its
  * owner's explicit act: an administrator (who may read it) cannot publish someone else's private pipeline.
  */
-export async function sharePipeline(store: Store, caller: Caller, id: string, expiresInDays: number | undefined, now = new Date()): Promise<Share> {
+export async function sharePipeline(store: PipelineStore & ShareStore, caller: Caller, id: string, expiresInDays: number | undefined, now = new Date()): Promise<Share> {
   const pipeline = await writable(store, caller, id);
   if (pipeline.visibility === "private" && pipeline.owner !== caller.id) {
     throw new ServiceError(403, "ACCESS_DENIED", `pipeline ${id} is private to its owner; only its owner can share it`, { suggestion: "ask its owner to share it, or to make it visible to the workspace" });
@@ -68,13 +69,13 @@ export async function sharePipeline(store: Store, caller: Caller, id: string, ex
 }
 
 /** The share links of a pipeline the caller may change (its owner and administrators). */
-export async function sharesOf(store: Store, caller: Caller, id: string): Promise<Share[]> {
+export async function sharesOf(store: PipelineStore & ShareStore, caller: Caller, id: string): Promise<Share[]> {
   await writable(store, caller, id);
   return store.listShares(id);
 }
 
 /** Revokes a share link of a pipeline the caller may change. */
-export async function revokeShare(store: Store, caller: Caller, id: string, token: string): Promise<Share> {
+export async function revokeShare(store: PipelineStore & ShareStore, caller: Caller, id: string, token: string): Promise<Share> {
   await writable(store, caller, id);
   return store.revokeShare(id, token).catch((error: unknown) => {
     throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", `pipeline ${id} has no share link ${token}`) : error;
@@ -90,7 +91,7 @@ export interface ShareLanding {
 }
 
 /** The landing document of a share token; 404 for an unknown token, 410 EXPIRED for an expired or revoked one. */
-export async function shareLanding(store: Store, token: string): Promise<ShareLanding> {
+export async function shareLanding(store: PipelineStore & ShareStore, token: string): Promise<ShareLanding> {
   const share = await store.getShare(token).catch((error: unknown) => {
     throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", "no such share link", { suggestion: "ask the owner for a new link" }) : error;
   });
@@ -168,7 +169,7 @@ async function fetchShareDocument(url: string, host: string, options: RemoteFetc
 }
 
 /** Imports a pipeline from a URL as a private pipeline owned by the caller. */
-export async function importPipeline(store: Store, caller: Caller, sent: string, context: ImportContext, name?: string): Promise<ImportResult> {
+export async function importPipeline(store: PipelineStore & ShareStore, caller: Caller, sent: string, context: ImportContext, name?: string): Promise<ImportResult> {
   const raw = sent.trim();
   let source;
   try {

@@ -6,7 +6,7 @@ import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { engineWorkResponses, failureResponse, jsonBody, jsonResponse, PipelineIdParam } from "../../openapi-shapes.js";
-import type { Store } from "../../store/store.js";
+import type { PipelineStore } from "../../store/pipelines/contract.js";
 import * as schemas from "./schemas.js";
 import { GraphEditing } from "./service.js";
 import type { HistoryLimits } from "./undo-history.js";
@@ -69,7 +69,7 @@ const routes = {
 };
 
 /** The graph editing router; `limits` bound the in-memory undo histories. */
-export function graphEditRoutes(store: Store, limits?: HistoryLimits): OpenAPIHono {
+export function graphEditRoutes(store: PipelineStore, limits?: HistoryLimits): OpenAPIHono {
   const editing = new GraphEditing(store, limits);
   const router = new OpenAPIHono();
   router.openapi(routes.command, async (c) => {

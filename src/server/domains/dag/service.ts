@@ -7,7 +7,7 @@
 import type { Caller } from "../../caller.js";
 import { engineTasks } from "../../engine-pool.js";
 import { ServiceError } from "../../errors.js";
-import type { Store } from "../../store/store.js";
+import type { PipelineStore } from "../../store/pipelines/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { writable } from "../pipelines/service.js";
 import { validateText } from "../workflow/service.js";
@@ -29,7 +29,7 @@ export class GraphEditing {
   private readonly histories: EditHistories;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PipelineStore,
     limits?: HistoryLimits,
   ) {
     this.histories = new EditHistories(limits);

@@ -11,7 +11,7 @@ import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { PathPrivacy } from "../../path-privacy.js";
 import { engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
-import type { RunStatus } from "../../store/store.js";
+import type { RunStatus } from "../../store/runs/contract.js";
 import {
   CreateRunBody,
   RunConflict,

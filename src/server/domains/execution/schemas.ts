@@ -3,7 +3,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_RUNTIMES, TARGET_TYPES } from "../../runner/run-targets.js";
-import { RUN_STATUSES } from "../../store/store.js";
+import { RUN_STATUSES } from "../../store/runs/contract.js";
 import { DagResult, FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
 
 /** One line of text for an engine argument: no line breaks or NUL bytes. */

@@ -22,7 +22,8 @@ import { assertLinkFree, LinkInWorkspaceError, writeLinkFree } from "../../runne
 import type { RunSupervisor } from "../../runner/supervisor.js";
 import { readWorkspaceFile, readWorkspaceJson } from "../../runner/workspace-reader.js";
 import { isStoreError } from "../../store/store-error.js";
-import type { Run, RunStatus, RunTarget, Store } from "../../store/store.js";
+import type { Run, RunReads, RunStatus, RunStore, RunTarget } from "../../store/runs/contract.js";
+import type { PipelineReads, PipelineStore } from "../../store/pipelines/contract.js";
 import { readable } from "../pipelines/service.js";
 import { validateForRun, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
@@ -34,7 +35,7 @@ import type { UserRunLimits } from "./user-limits.js";
 
 /** What the run operations need. */
 export interface ExecutionContext {
-  store: Store;
+  store: RunStore & PipelineStore;
   events: EventBus;
   supervisor: RunSupervisor;
   /** Run workspaces are made under `<dataDir>/users/<owner>/` (see `run-workspaces.ts`). */
@@ -54,13 +55,22 @@ export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & {
   fresh?: boolean;
 };
 
+/**
+ * What the read-only run views need: the reads of runs and pipelines and a run's live progress, never a
+ * write or a signal (the AI's capabilities are built on this).
+ */
+export type ExecutionReadContext = Omit<ExecutionContext, "store" | "supervisor" | "events" | "limits"> & {
+  store: RunReads & PipelineReads;
+  supervisor: Pick<RunSupervisor, "progress">;
+};
+
 /** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
 export type RunView = Omit<Run, "pid" | "events_path" | "request"> & { dry_run: boolean };
 
 const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"];
 
 /** The API view of a run; a run this process supervises shows its live counts. */
-export function runView(context: ExecutionContext, run: Run): RunView {
+export function runView(context: Pick<ExecutionReadContext, "supervisor">, run: Run): RunView {
   const live = context.supervisor.progress(run.id);
   const { pid: _pid, events_path: _events, request: _request, ...shown } = run;
   return { ...shown, counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts, dry_run: isDryRun(run) };
@@ -80,7 +90,7 @@ function isDryRun(run: Run): boolean {
 }
 
 /** The run with this id if the caller may read it (others' runs are 404, not 403: no existence oracle). */
-export async function readableRun(context: ExecutionContext, caller: Caller, id: string): Promise<Run> {
+export async function readableRun(context: Pick<ExecutionReadContext, "store">, caller: Caller, id: string): Promise<Run> {
   let run: Run;
   try {
     run = await context.store.getRun(id);

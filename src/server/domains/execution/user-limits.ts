@@ -15,7 +15,7 @@
 import { ServiceError } from "../../errors.js";
 import { runRequestOf, type RunRequest } from "../../runner/engine-command.js";
 import { megabytes, type WorkspaceQuota } from "../../runner/workspace-quota.js";
-import type { Run, RunStatus, Store } from "../../store/store.js";
+import type { Run, RunStatus, RunStore } from "../../store/runs/contract.js";
 
 /** The limits per user; 0 means no limit. */
 export interface UserLimits {
@@ -49,7 +49,7 @@ export class UserRunLimits {
   private readonly threads = new Map<string, number>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: RunStore,
     readonly limits: UserLimits,
     /** Each user's workspaces against `SERVICE_USER_WORKSPACE_MB` (none when absent). */
     private readonly quota?: WorkspaceQuota,

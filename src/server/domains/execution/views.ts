@@ -16,11 +16,11 @@ import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type 
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readWorkspaceText } from "../../runner/workspace-reader.js";
-import type { Run } from "../../store/store.js";
+import type { Run } from "../../store/runs/contract.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
 import { diagnoseRun } from "../../../engine/run/diagnosis.js";
 import { readLinePage } from "./log-pages.js";
-import { readableRun, type ExecutionContext } from "./service.js";
+import { readableRun, type ExecutionReadContext } from "./service.js";
 import type { ExecutionTasks } from "./tasks.js";
 
 /** Runs one of this domain's engine tasks in the engine pool. */
@@ -37,14 +37,14 @@ interface RuleJobs {
 }
 
 /** A readable run with its files and its jobs (live when supervised here, else folded from its log, or a dry run's plan). */
-async function runWithProgress(context: ExecutionContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress; plan: DryRunPlan | undefined; table: () => JobTable }> {
+async function runWithProgress(context: ExecutionReadContext, caller: Caller, id: string): Promise<{ run: Run; files: RunFiles | undefined; progress: RunProgress; plan: DryRunPlan | undefined; table: () => JobTable }> {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
   return { run, files, ...(await runFold(context, run, files)) };
 }
 
 /** A run's fold and job table, kept between requests until the run's log (or plan) changes. */
-async function runFold(context: ExecutionContext, run: Run, files: RunFiles | undefined): Promise<RunFold> {
+async function runFold(context: ExecutionReadContext, run: Run, files: RunFiles | undefined): Promise<RunFold> {
   // A dry run writes no event log: its plan is its jobs, once it has one.
   if (files && runRequestOf(run)?.dry_run === true) {
     return cachedFold(run.id, `plan:${fileVersion(files.dryRunPlan)}`, async () => {
@@ -65,13 +65,13 @@ async function runFold(context: ExecutionContext, run: Run, files: RunFiles | un
 }
 
 /** `jobs`: a page of the run's job table, filtered, sorted and paged here. */
-export async function runJobs(context: ExecutionContext, caller: Caller, id: string, query: JobQuery): Promise<JobPage> {
+export async function runJobs(context: ExecutionReadContext, caller: Caller, id: string, query: JobQuery): Promise<JobPage> {
   const { table } = await runWithProgress(context, caller, id);
   return table().page(query);
 }
 
 /** The text of the pipeline a readable run ran, with the samples and config it ran with (undefined when its file is gone). */
-export async function runPipelineText(context: ExecutionContext, caller: Caller, id: string): Promise<{ text: string | undefined; samples?: string[]; config?: Record<string, string> }> {
+export async function runPipelineText(context: ExecutionReadContext, caller: Caller, id: string): Promise<{ text: string | undefined; samples?: string[]; config?: Record<string, string> }> {
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
   const request = runRequestOf(run);
@@ -143,7 +143,7 @@ function ruleDuration(jobs: JobProgress[]): number | null {
 
 
 /** `status`: nodes grouped by rule with job counts, the timeline and resources. */
-export async function runStatus(context: ExecutionContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
+export async function runStatus(context: ExecutionReadContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
   const { run, files, progress, plan, table } = await runWithProgress(context, caller, id);
   const text = pipelineText(files);
   // The pipeline's rules in DAG order (rules without jobs yet show as pending); the jobs alone otherwise.
@@ -172,7 +172,7 @@ export async function runStatus(context: ExecutionContext, caller: Caller, id: s
 }
 
 /** `dag-status`: the rule DAG with per-node live status and job counts, plus totals and an ETA. */
-export async function runDagStatus(context: ExecutionContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
+export async function runDagStatus(context: ExecutionReadContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
   const { run, files, progress, plan, table } = await runWithProgress(context, caller, id);
   const text = pipelineText(files);
   if (text === undefined) throw new ServiceError(404, "NOT_FOUND", `run ${id}'s pipeline file is gone`);
@@ -202,7 +202,7 @@ export async function runDagStatus(context: ExecutionContext, caller: Caller, id
 }
 
 /** `logs`: a page of the engine's log, or of one job's stdout or stderr. */
-export async function runLogs(context: ExecutionContext, caller: Caller, id: string, query: { job?: string; stream?: "stdout" | "stderr" | "engine"; offset?: number; limit?: number }) {
+export async function runLogs(context: ExecutionReadContext, caller: Caller, id: string, query: { job?: string; stream?: "stdout" | "stderr" | "engine"; offset?: number; limit?: number }) {
   const { files, progress } = await runWithProgress(context, caller, id);
   const stream = query.stream ?? (query.job ? "stderr" : "engine");
   let path: string | undefined;
@@ -226,7 +226,7 @@ export async function runLogs(context: ExecutionContext, caller: Caller, id: str
  * run's sandboxed engine wrote them down (its event log, a dry run's plan), never by loading the pipeline
  * here (see run-files.ts).
  */
-export async function runResults(context: ExecutionContext, caller: Caller, id: string) {
+export async function runResults(context: ExecutionReadContext, caller: Caller, id: string) {
   const run = await readableRun(context, caller, id);
   if (!run.workspace) return { files: [], total_size_bytes: 0, truncated: false };
   const files = runFiles(run.workspace, run.id);
@@ -241,7 +241,7 @@ export async function runResults(context: ExecutionContext, caller: Caller, id: 
 }
 
 /** `diagnostics`: one diagnosis per failed job (and for a run that failed before any job), warnings, bottlenecks. */
-export async function runDiagnostics(context: ExecutionContext, caller: Caller, id: string) {
+export async function runDiagnostics(context: ExecutionReadContext, caller: Caller, id: string) {
   const run = await readableRun(context, caller, id);
   if (!run.workspace) return diagnoseRun([], () => undefined);
   const files = runFiles(run.workspace, run.id);

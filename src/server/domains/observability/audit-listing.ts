@@ -6,7 +6,8 @@
  */
 import type { z } from "@hono/zod-openapi";
 import { ServiceError } from "../../errors.js";
-import type { AuditEntry, AuditQuery, Store } from "../../store/store.js";
+import type { AuditEntry, AuditQuery } from "../../store/audit/contract.js";
+import type { AccountStore } from "../../store/accounts/contract.js";
 import type { AuditEntrySchema, AuditQuerySchema } from "./schemas.js";
 
 /** RFC 3339 date-time: a full date, a time with seconds, optional fraction, and an offset (Z or ±hh:mm). */
@@ -25,7 +26,7 @@ export function queryTime(field: string, value: string | undefined): string | un
 }
 
 /** The store query for a listing request. */
-export async function auditQuery(store: Store, query: z.infer<typeof AuditQuerySchema>): Promise<AuditQuery> {
+export async function auditQuery(store: AccountStore, query: z.infer<typeof AuditQuerySchema>): Promise<AuditQuery> {
   const since = queryTime("since", query.since);
   const until = queryTime("until", query.until);
   if (since !== undefined && until !== undefined && since >= until) {
@@ -35,7 +36,7 @@ export async function auditQuery(store: Store, query: z.infer<typeof AuditQueryS
 }
 
 /** A user id as it is; a username as its user id (entries record ids); anything else as given (it matches nothing, or `local`). */
-async function actorId(store: Store, user: string): Promise<string> {
+async function actorId(store: AccountStore, user: string): Promise<string> {
   // An id first: a username shaped like another account's id must not redirect the filter to its owner.
   if (await store.getUser(user).then(() => true, () => false)) return user;
   const named = await store.findCredentials(user).catch(() => null);

@@ -7,14 +7,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { EventBus } from "../../events/event-bus.js";
 import type { RequestRecord } from "../../middleware/tracing.js";
-import { RUN_STATUSES, type Store } from "../../store/store.js";
+import { RUN_STATUSES, type RunStore } from "../../store/runs/contract.js";
 
 /** Job event types and the outcome label each counts as. */
 const JOB_OUTCOMES: Record<string, string> = { job_completed: "completed", job_failed: "failed", job_skipped: "skipped" };
 
 /** What the metrics read their figures from. */
 export interface PrometheusSources {
-  store: Store;
+  store: RunStore;
   events: EventBus;
 }
 

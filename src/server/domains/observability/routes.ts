@@ -8,7 +8,10 @@ import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { failureResponse } from "../../openapi-shapes.js";
 import { PathPrivacy } from "../../path-privacy.js";
-import type { Store } from "../../store/store.js";
+import type { AccountStore } from "../../store/accounts/contract.js";
+import type { AuditStore } from "../../store/audit/contract.js";
+import type { RunStore } from "../../store/runs/contract.js";
+import type { StoreConnection } from "../../store/store.js";
 import { MetricsCollector, systemDocument, type MetricSources } from "./metrics.js";
 import { describeSandbox } from "../../runner/sandbox.js";
 import type { ServiceMetrics } from "./prometheus.js";
@@ -112,7 +115,7 @@ const auditRoute = createRoute({
 });
 
 export interface ObservabilityContext extends HealthContext {
-  store: Store;
+  store: AuditStore & AccountStore & RunStore & Pick<StoreConnection, "kind">;
   dataDir: string;
   /** How server paths are hidden from callers who are not administrators (default: the data folder's rule). */
   privacy?: PathPrivacy;

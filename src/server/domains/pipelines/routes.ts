@@ -9,7 +9,8 @@ import { callerOf } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { Deleted, engineWorkResponses, failureResponse, jsonBody, jsonResponse, PipelineIdParam, PipelineSummary, SavedPipeline, SavedPipelineWithValidation } from "../../openapi-shapes.js";
-import type { StorageQuota, Store } from "../../store/store.js";
+import type { PipelineStore, StorageQuota } from "../../store/pipelines/contract.js";
+import type { TemplateStore } from "../../store/templates/contract.js";
 import { TOOLING_NAMES } from "../workflow/service.js";
 import * as schemas from "./schemas.js";
 import { searchPipelines } from "./search.js";
@@ -125,7 +126,7 @@ const routes = {
 };
 
 /** The saved-pipelines router; `quota` bounds the revision text kept per pipeline and per owner. */
-export function savedPipelineRoutes(store: Store, options: { quota?: StorageQuota } = {}): OpenAPIHono {
+export function savedPipelineRoutes(store: PipelineStore & TemplateStore, options: { quota?: StorageQuota } = {}): OpenAPIHono {
   const quota = options.quota ?? DEFAULT_QUOTA;
   const serialized = new WeakMap<object, string>();
   const router = new OpenAPIHono();

@@ -7,7 +7,7 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Pipeline, PipelineRevision, PipelineVisibility, StorageQuota, Store } from "../../store/store.js";
+import type { Pipeline, PipelineRevision, PipelineReads, PipelineStore, PipelineVisibility, StorageQuota } from "../../store/pipelines/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { describeKeptText, describeText, type Validation } from "../workflow/service.js";
 
@@ -22,7 +22,7 @@ export function canWrite(caller: Caller, pipeline: Pipeline): boolean {
 }
 
 /** A pipeline the caller may read; anything else is NOT_FOUND (existence is not revealed). */
-export async function readable(store: Store, caller: Caller, id: string): Promise<Pipeline> {
+export async function readable(store: Pick<PipelineReads, "getPipeline">, caller: Caller, id: string): Promise<Pipeline> {
   const pipeline = await store.getPipeline(id).catch((error: unknown) => {
     throw isStoreError(error, "NOT_FOUND") ? missing(id) : error;
   });
@@ -31,7 +31,7 @@ export async function readable(store: Store, caller: Caller, id: string): Promis
 }
 
 /** A pipeline the caller may change; a readable one they may not change is 403, others NOT_FOUND. */
-export async function writable(store: Store, caller: Caller, id: string): Promise<Pipeline> {
+export async function writable(store: PipelineStore, caller: Caller, id: string): Promise<Pipeline> {
   const pipeline = await readable(store, caller, id);
   if (!canWrite(caller, pipeline)) throw new ServiceError(403, "ACCESS_DENIED", `pipeline ${id} belongs to ${pipeline.owner}`, { suggestion: "fork it to get a copy you can change" });
   return pipeline;
@@ -57,7 +57,7 @@ export interface CreateInput {
 export const DEFAULT_QUOTA: Required<StorageQuota> = { pipelineBytes: 50 * 1024 * 1024, ownerBytes: 500 * 1024 * 1024 };
 
 /** Saves a new pipeline owned by the caller, with its lint result; QUOTA_EXCEEDED past `quota`. */
-export async function createSaved(store: Store, caller: Caller, input: CreateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function createSaved(store: PipelineStore, caller: Caller, input: CreateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   const { facts, validation } = await describeText(input.toml_content, input.source);
   const pipeline = await store.createPipeline({
     name: input.name ?? facts.name,
@@ -82,7 +82,7 @@ export interface UpdateInput {
 }
 
 /** Applies a change as the next revision (CONFLICT when `revision` is not the current one). */
-export async function updateSaved(store: Store, caller: Caller, id: string, input: UpdateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function updateSaved(store: PipelineStore, caller: Caller, id: string, input: UpdateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   if (input.toml_content === undefined && input.name === undefined && input.tags === undefined && input.visibility === undefined) {
     throw new ServiceError(400, "BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
   }
@@ -105,7 +105,7 @@ export async function updateSaved(store: Store, caller: Caller, id: string, inpu
 }
 
 /** Finds a revision by number (`3`) or by its id. */
-export async function findRevision(store: Store, pipelineId: string, ref: string | number): Promise<PipelineRevision> {
+export async function findRevision(store: PipelineStore, pipelineId: string, ref: string | number): Promise<PipelineRevision> {
   const number = typeof ref === "number" ? ref : /^\d{1,9}$/.test(ref) ? Number(ref) : undefined;
   if (number !== undefined) {
     return store.getRevision(pipelineId, number).catch((error: unknown) => {
@@ -118,7 +118,7 @@ export async function findRevision(store: Store, pipelineId: string, ref: string
 }
 
 /** Restores an earlier revision's content and name as a new revision. */
-export async function rollbackSaved(store: Store, caller: Caller, id: string, ref: string | number, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function rollbackSaved(store: PipelineStore, caller: Caller, id: string, ref: string | number, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   await writable(store, caller, id);
   const revision = await findRevision(store, id, ref);
   // Revisions were accepted when saved; one that no longer reads keeps the current facts.
@@ -131,7 +131,7 @@ export async function rollbackSaved(store: Store, caller: Caller, id: string, re
 }
 
 /** Keeps the newest `keep` revisions of a pipeline the caller may change and deletes the older ones. */
-export async function pruneRevisions(store: Store, caller: Caller, id: string, keep: number): Promise<{ pipeline_id: string; deleted_revisions: number; size_bytes: number }> {
+export async function pruneRevisions(store: PipelineStore, caller: Caller, id: string, keep: number): Promise<{ pipeline_id: string; deleted_revisions: number; size_bytes: number }> {
   await writable(store, caller, id);
   const deleted = await store.pruneRevisions(id, keep);
   return { pipeline_id: id, deleted_revisions: deleted, size_bytes: await store.revisionBytes({ pipelineId: id }) };

@@ -7,7 +7,7 @@ import { bodyHook } from "../../body-hook.js";
 import { callerOf } from "../../caller.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { Deleted, engineWorkResponses, failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
-import type { Store } from "../../store/store.js";
+import type { TemplateStore } from "../../store/templates/contract.js";
 import { NewTemplateBody, TemplateIdParam, TemplateList, TemplateSchema, TemplateWithValidation } from "./schemas.js";
 import { addTemplate, allTemplates, oneTemplate, removeTemplate } from "./service.js";
 
@@ -56,7 +56,7 @@ const deleteRoute = createRoute({
 });
 
 /** The templates router. */
-export function templateRoutes(store: Store): OpenAPIHono {
+export function templateRoutes(store: TemplateStore): OpenAPIHono {
   const router = new OpenAPIHono();
   router.openapi(listRoute, async (c) => c.json(await allTemplates(store), 200));
   router.openapi(

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { getTemplate as builtInBySlug, listTemplates as builtInSummaries } from "../../../engine/tools/templates.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Store, Template as StoredTemplate } from "../../store/store.js";
+import type { Template as StoredTemplate, TemplateReads, TemplateStore } from "../../store/templates/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { describeText, type Validation } from "../workflow/service.js";
 
@@ -83,7 +83,7 @@ export function fromStored(template: StoredTemplate): ApiTemplate {
 }
 
 /** Every template: the built-in ones first, then user templates by name. */
-export async function allTemplates(store: Store): Promise<ApiTemplate[]> {
+export async function allTemplates(store: TemplateReads): Promise<ApiTemplate[]> {
   return [...builtInTemplates(), ...(await store.listTemplates()).map(fromStored)];
 }
 
@@ -93,7 +93,7 @@ function findBuiltIn(key: string): ApiTemplate | undefined {
 }
 
 /** One template by id, by a built-in slug, or by exact name. */
-export async function oneTemplate(store: Store, key: string): Promise<ApiTemplate> {
+export async function oneTemplate(store: TemplateReads, key: string): Promise<ApiTemplate> {
   const builtIn = findBuiltIn(key);
   if (builtIn) return builtIn;
   try {
@@ -114,7 +114,7 @@ export interface NewTemplateInput {
 }
 
 /** Adds a user template owned by `owner` (a user id); its name must be new among built-in and user templates. */
-export async function addTemplate(store: Store, input: NewTemplateInput, owner: string): Promise<{ template: ApiTemplate; validation: Validation }> {
+export async function addTemplate(store: TemplateStore, input: NewTemplateInput, owner: string): Promise<{ template: ApiTemplate; validation: Validation }> {
   const { facts, validation } = await describeText(input.toml_content);
   const name = input.name.trim();
   const clash = findBuiltIn(name) ?? (await store.listTemplates()).find((template) => template.name.toLowerCase() === name.toLowerCase());
@@ -134,7 +134,7 @@ export async function addTemplate(store: Store, input: NewTemplateInput, owner: 
  * user's is 403, not 404); one added before sign-in has no owner and only administrators delete it.
  * Built-in ones are refused.
  */
-export async function removeTemplate(store: Store, caller: Caller, key: string): Promise<string> {
+export async function removeTemplate(store: TemplateStore, caller: Caller, key: string): Promise<string> {
   const builtIn = findBuiltIn(key);
   if (builtIn) throw new ServiceError(403, "ACCESS_DENIED", `${builtIn.slug} is a built-in template and cannot be deleted`, { suggestion: "built-in templates come with strand; add your own with POST /api/templates" });
   const template = await oneTemplate(store, key);

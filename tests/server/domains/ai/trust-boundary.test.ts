@@ -4,7 +4,7 @@
  * that asks for a write tool gets a refusal, and nothing changes.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { aiReaderFor } from "../../../../src/server/ai-capabilities.js";
+import { aiReaderFor, type AiReadContext } from "../../../../src/server/ai-capabilities.js";
 import { LOCAL_USER } from "../../../../src/server/caller.js";
 import { READER_METHODS, type AiReader } from "../../../../src/server/domains/ai/reader.js";
 import { forgetTranslations } from "../../../../src/server/domains/ai/translate.js";
@@ -17,10 +17,16 @@ const WRITE_VERBS = /^(create|update|delete|save|write|put|post|start|cancel|pau
 
 type WriteLike = Extract<keyof AiReader, `${"create" | "update" | "delete" | "save" | "write" | "put" | "start" | "cancel" | "retry" | "remove" | "set" | "append" | "fetch"}${string}`>;
 
+/** Store methods that change data, by the verbs the store's contracts use for them. */
+type StoreWriteLike<Store> = Extract<keyof Store, `${"create" | "update" | "delete" | "put" | "append" | "prune" | "rollback" | "revoke" | "link" | "touch" | "set"}${string}`>;
+
 describe("the AI's capabilities", () => {
   it("have no write method, by type and at run time", () => {
     expectTypeOf<WriteLike>().toEqualTypeOf<never>();
-    const reader = aiReaderFor({ store: undefined as never, events: undefined as never, supervisor: undefined as never, dataDir: "/nonexistent" }, LOCAL_USER);
+    // What the capabilities are built from offers no store write and no run control, by type.
+    expectTypeOf<StoreWriteLike<AiReadContext["store"]>>().toEqualTypeOf<never>();
+    expectTypeOf<keyof AiReadContext["supervisor"]>().toEqualTypeOf<"progress">();
+    const reader = aiReaderFor({ store: undefined as never, supervisor: undefined as never, dataDir: "/nonexistent" }, LOCAL_USER);
     expect(Object.keys(reader).sort()).toEqual([...READER_METHODS].sort());
     for (const name of Object.keys(reader)) expect(name, name).not.toMatch(WRITE_VERBS);
     expect(Object.isFrozen(reader)).toBe(true);

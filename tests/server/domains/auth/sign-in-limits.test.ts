@@ -11,7 +11,7 @@ import { oauthSettingsFromEnv } from "../../../../src/server/domains/auth/oauth-
 import { AuthService } from "../../../../src/server/domains/auth/service.js";
 import { SignInThrottle } from "../../../../src/server/domains/auth/sign-in-throttle.js";
 import type { AppOptions } from "../../../../src/server/app.js";
-import type { AuditEntry } from "../../../../src/server/store/store.js";
+import type { AuditEntry } from "../../../../src/server/store/audit/contract.js";
 import type { LooseJson } from "../../../support/loose-json.js";
 import { startIdentityProvider } from "../../../support/identity-provider.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";

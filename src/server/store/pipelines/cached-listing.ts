@@ -5,7 +5,8 @@
  * rollback and delete, whichever domain makes it — or for at most `ttlMs`, which bounds how stale it can be
  * when another process shares the database.
  */
-import type { PipelineQuery, PipelineSummary, Store } from "./store.js";
+import type { PipelineQuery, PipelineSummary } from "./contract.js";
+import type { Store } from "../store.js";
 
 export interface ListingCacheOptions {
   /** The longest a listing is kept without a change seen here (default 1 s). */

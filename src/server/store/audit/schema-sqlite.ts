@@ -1,0 +1,21 @@
+/** The SQLite tables of this area (the audit log); drizzle-kit generates `drizzle/sqlite/` from every area's. */
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** The audit log of state-changing requests and sign-in attempts. */
+export const audit = sqliteTable(
+  "audit",
+  {
+    id: text().primaryKey(),
+    time: text().notNull(),
+    actor: text(),
+    method: text().notNull(),
+    path: text().notNull(),
+    status: integer().notNull(),
+    result: text({ enum: ["success", "failure", "denied"] }).notNull(),
+    detail: text(),
+    action: text().notNull().default(""),
+    resource: text(),
+    ip: text(),
+  },
+  (t) => [index("audit_time_idx").on(t.time, t.id)],
+);

@@ -1,0 +1,38 @@
+/** The PostgreSQL tables of this area (runs and the runner's bookkeeping); drizzle-kit generates `drizzle/pg/` from every area's. */
+import { sql } from "drizzle-orm";
+import { check, index, integer, json, pgTable, text } from "drizzle-orm/pg-core";
+import type { RunCounts, RunRequestRecord, RunTarget } from "./contract.js";
+
+/** Runs; pipeline_id is deliberately not a foreign key, so a run's history outlives its pipeline. */
+export const runs = pgTable(
+  "runs",
+  {
+    id: text().primaryKey(),
+    status: text({ enum: ["queued", "running", "paused", "completed", "failed", "cancelled"] }).notNull(),
+    pipeline_id: text(),
+    pipeline_revision: integer(),
+    workflow_name: text().notNull(),
+    owner: text().notNull(),
+    target: json().$type<RunTarget>().notNull(),
+    created_at: text().notNull(),
+    started_at: text(),
+    finished_at: text(),
+    exit_code: integer(),
+    counts: json().$type<RunCounts>().notNull(),
+    retry_of: text(),
+    workspace: text(),
+    pid: integer(),
+    events_path: text(),
+    error: text(),
+    /** The run's options as the service accepted them (jobs, keep_going, dry_run, samples, targets, config, retry_failed). */
+    request: json().$type<RunRequestRecord>(),
+  },
+  (t) => [
+    index("runs_created_idx").on(t.created_at, t.id),
+    index("runs_status_created_idx").on(t.status, t.created_at, t.id),
+    check(
+      "runs_status_check",
+      sql`${t.status} in ('queued', 'running', 'paused', 'completed', 'failed', 'cancelled')`,
+    ),
+  ],
+);
