@@ -8,6 +8,7 @@ import { GLOBAL_OPTIONS, parseArgs, UsageError, type OptionSpec } from "./args.j
 import type { Command } from "./commands/command.js";
 import { printEnvelope } from "./json-envelope.js";
 import { formatFinding, paint, processOutput, type Output } from "./print.js";
+import { ReportedFailure } from "./reported-failure.js";
 import { nearestName, unknownOptionError } from "./suggest.js";
 
 interface CatalogEntry {
@@ -121,7 +122,7 @@ function reportError(error: unknown, command: { name: string; usage: string }, o
     output.err(`Usage: ${command.usage}`);
     return 2;
   }
-  if (error instanceof EngineError) {
+  if (error instanceof EngineError || error instanceof ReportedFailure) {
     if (json) printEnvelope(output, command.name, { ok: false, data: null, findings: [error.finding] });
     output.err(`${paint(output, "red", "✗")} strand ${command.name} failed`);
     output.err(formatFinding(output, error.finding));

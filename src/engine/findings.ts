@@ -8,20 +8,43 @@
 
 export type Severity = "error" | "warning" | "info";
 
-/** Codes for problems that stop loading or planning (the E/W codes of checks are strings like "E003"). */
-export type FatalCode =
-  | "PARSE_ERROR"
-  | "SCHEMA_ERROR"
-  | "INCLUDE_ERROR"
-  | "SOURCE_ERROR"
-  | "CONFIG_ERROR"
-  | "REFERENCE_ERROR"
-  | "EXPAND_ERROR"
-  | "DAG_ERROR"
-  | "TARGET_ERROR"
-  | "LIMIT_ERROR"
-  | "USAGE_ERROR"
-  | "IO_ERROR";
+/**
+ * Every code of a problem that stops the engine (loading, planning, running); an EngineError takes only
+ * these or a check's E code, so a new code is added here or does not compile.
+ */
+export const FATAL_CODES = [
+  "PARSE_ERROR",
+  "SCHEMA_ERROR",
+  "INCLUDE_ERROR",
+  "SOURCE_ERROR",
+  "CONFIG_ERROR",
+  "REFERENCE_ERROR",
+  "EXPAND_ERROR",
+  "DAG_ERROR",
+  "TARGET_ERROR",
+  "LIMIT_ERROR",
+  "USAGE_ERROR",
+  "IO_ERROR",
+  "ENV_ERROR",
+  "DATA_ERROR",
+  "PLUGIN_ERROR",
+  "CLUSTER_ERROR",
+  "CLUSTER_DIRECTIVE",
+  "SERVICE_ERROR",
+  "REENTRY_ERROR",
+  "BUDGET_ERROR",
+  "UNSAFE_VALUE",
+  "LOCKED",
+] as const;
+
+/** A code for a problem that stops loading, planning or running (the E/W codes of checks are strings like "E003"). */
+export type FatalCode = (typeof FATAL_CODES)[number];
+
+/** A validate error code (`E001` …), thrown when a check's error stops planning. */
+export type CheckErrorCode = `E${number}`;
+
+/** What an EngineError's code can be. */
+export type EngineErrorCode = FatalCode | CheckErrorCode;
 
 /** A position in a source file; line and column count from 1. */
 export interface SourcePosition {
@@ -45,10 +68,10 @@ export interface Finding {
 
 /** A problem that stops loading or planning. */
 export class EngineError extends Error {
-  readonly code: FatalCode | string;
+  readonly code: EngineErrorCode;
   readonly finding: Finding;
 
-  constructor(code: FatalCode | string, message: string, options: FindingOptions = {}) {
+  constructor(code: EngineErrorCode, message: string, options: FindingOptions = {}) {
     super(message);
     this.name = "EngineError";
     this.code = code;

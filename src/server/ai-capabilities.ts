@@ -113,7 +113,7 @@ export function aiReaderFor(context: AiReadContext, caller: Caller): AiReader {
       if (!run.workspace) return null;
       // Confined like GET …/files: relative, inside the workspace, no link on the way, a regular file (never a FIFO).
       const fd = isAbsolute(path) ? undefined : openInWorkspace(run.workspace, path);
-      if (fd === undefined) throw new ServiceError(404, "NOT_FOUND", `run ${id} has no file '${path}'`);
+      if (fd === undefined) throw new ServiceError("NOT_FOUND", `run ${id} has no file '${path}'`);
       try {
         return readHead(fd, Math.min(bytes, READ_LIMITS.headBytes));
       } finally {

@@ -253,7 +253,7 @@ export function createApp(options: AppOptions): ServiceApp {
     defaultHook: (result) => {
       if (result.success) return;
       const fields = result.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`);
-      throw new ServiceError(400, "BAD_REQUEST", "the request does not match the expected shape", { detail: fields.join("; ") });
+      throw new ServiceError("BAD_REQUEST", "the request does not match the expected shape", { detail: fields.join("; ") });
     },
   });
   const events = options.events ?? new EventBus();
@@ -278,7 +278,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const limitBody = bodyLimit({
     maxSize: maxBody,
     onError: () => {
-      throw new ServiceError(413, "PAYLOAD_TOO_LARGE", `request body over ${Math.round(maxBody / 1024)} KiB`, {
+      throw new ServiceError("PAYLOAD_TOO_LARGE", `request body over ${Math.round(maxBody / 1024)} KiB`, {
         suggestion: "send a smaller body (SERVICE_BODY_LIMIT sets the cap)",
       });
     },
@@ -300,7 +300,7 @@ export function createApp(options: AppOptions): ServiceApp {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (_c, methods) => {
-        throw new ServiceError(405, "METHOD_NOT_ALLOWED", `this path answers ${methods.join(", ")} only`, { headers: { Allow: methods.join(", ") } });
+        throw new ServiceError("METHOD_NOT_ALLOWED", `this path answers ${methods.join(", ")} only`, { headers: { Allow: methods.join(", ") } });
       },
     }),
   );
@@ -417,20 +417,20 @@ export function createApp(options: AppOptions): ServiceApp {
   app.openapi(DOCS_ASSET_ROUTE, (c) => {
     const { version, name } = c.req.valid("param");
     const asset = docsAsset(version, name);
-    if (!asset) throw new ServiceError(404, "NOT_FOUND", "no such documentation asset", { suggestion: "open /api/docs" });
+    if (!asset) throw new ServiceError("NOT_FOUND", "no such documentation asset", { suggestion: "open /api/docs" });
     return c.body(asset.text, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" }) as never;
   });
 
   const content = new StaticContent(options.webRoot ?? DEFAULT_WEB_ROOT, normaliseBasePath(options.basePath));
   app.use("/assets/*", ...content.assetHandlers());
   app.get("/assets/*", (c) => {
-    throw new ServiceError(404, "NOT_FOUND", `no such asset: ${c.req.path}`);
+    throw new ServiceError("NOT_FOUND", `no such asset: ${c.req.path}`);
   });
 
   app.notFound((c) => {
     const path = c.req.path;
     // Returned, not thrown: the method check looks at 404 answers to tell a wrong method from a wrong path.
-    if (path.startsWith("/api")) return errorResponse(c, new ServiceError(404, "NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
+    if (path.startsWith("/api")) return errorResponse(c, new ServiceError("NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
     return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
   });
   app.onError((error, c) => {
@@ -464,8 +464,8 @@ function runsFallbackDir(): string {
 
 /** Hono's own exceptions (malformed JSON in a validator, …) as service errors. */
 function httpExceptionError(error: HTTPException): ServiceError {
-  if (error.status === 415) return new ServiceError(415, "UNSUPPORTED_MEDIA_TYPE", "the body must be JSON", { suggestion: "send the header Content-Type: application/json" });
-  if (error.status === 400) return new ServiceError(400, "BAD_REQUEST", error.message || "malformed request", { suggestion: "send a JSON body with Content-Type: application/json" });
-  if (error.status === 413) return new ServiceError(413, "PAYLOAD_TOO_LARGE", error.message || "request body too large");
-  return new ServiceError(error.status === 401 ? 401 : 400, error.status === 401 ? "UNAUTHORIZED" : "BAD_REQUEST", error.message || "bad request");
+  if (error.status === 415) return new ServiceError("UNSUPPORTED_MEDIA_TYPE", "the body must be JSON", { suggestion: "send the header Content-Type: application/json" });
+  if (error.status === 400) return new ServiceError("BAD_REQUEST", error.message || "malformed request", { suggestion: "send a JSON body with Content-Type: application/json" });
+  if (error.status === 413) return new ServiceError("PAYLOAD_TOO_LARGE", error.message || "request body too large");
+  return new ServiceError(error.status === 401 ? "AUTH_REQUIRED" : "BAD_REQUEST", error.message || "bad request");
 }

@@ -25,6 +25,6 @@ export const bodyHook = ((result: { success: boolean; error?: { issues: Issue[] 
   if (result.success || !result.error) return;
   const issues = result.error.issues;
   const missing = issues.filter(isMissing).map((issue) => issue.path.join("."));
-  if (missing.length > 0) throw new ServiceError(400, "MISSING_FIELD", `missing required field: ${missing.join(", ")}`, { suggestion: `send a JSON body with ${missing.map((field) => `"${field}"`).join(" and ")}` });
-  throw new ServiceError(400, "BAD_REQUEST", "the request does not match the expected shape", { detail: issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`).join("; ") });
+  if (missing.length > 0) throw new ServiceError("MISSING_FIELD", `missing required field: ${missing.join(", ")}`, { suggestion: `send a JSON body with ${missing.map((field) => `"${field}"`).join(" and ")}` });
+  throw new ServiceError("BAD_REQUEST", "the request does not match the expected shape", { detail: issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`).join("; ") });
 }) as never;

@@ -10,7 +10,8 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import { EngineError, type Finding } from "../engine/findings.js";
+import { EngineError, type EngineErrorCode, type Finding } from "../engine/findings.js";
+import type { ServiceErrorCode } from "./error-codes.js";
 import { ServiceError } from "./errors.js";
 
 /** The limits of request work. */
@@ -40,7 +41,7 @@ export function defaultEngineLimits(): EngineLimits {
 /** A thrown value described in plain data: errors do not cross a thread boundary with their class. */
 export type TaskError =
   | { kind: "engine"; finding: Finding }
-  | { kind: "service"; status: number; code: string; message: string; extra: { detail?: string; suggestion?: string; fields?: Record<string, unknown> } }
+  | { kind: "service"; code: ServiceErrorCode; message: string; extra: { detail?: string; suggestion?: string; fields?: Record<string, unknown> } }
   | { kind: "internal"; message: string; stack?: string };
 
 /** What a worker answers for one task. */
@@ -57,7 +58,7 @@ export function describeError(error: unknown): TaskError {
   if (error instanceof EngineError) return { kind: "engine", finding: { ...error.finding } };
   if (error instanceof ServiceError) {
     const { detail, suggestion, fields } = error.extra;
-    return { kind: "service", status: error.status, code: error.code, message: error.message, extra: { detail, suggestion, fields } };
+    return { kind: "service", code: error.code, message: error.message, extra: { detail, suggestion, fields } };
   }
   return { kind: "internal", message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined };
 }
@@ -65,11 +66,12 @@ export function describeError(error: unknown): TaskError {
 /** The error a worker described, as the class it was. */
 function reviveError(error: TaskError): Error {
   if (error.kind === "engine") {
-    const revived = new EngineError(error.finding.code, error.finding.message);
+    // The finding came from an EngineError, whose code is always an engine error code.
+    const revived = new EngineError(error.finding.code as EngineErrorCode, error.finding.message);
     Object.assign(revived.finding, error.finding);
     return revived;
   }
-  if (error.kind === "service") return new ServiceError(error.status as ServiceError["status"], error.code, error.message, error.extra);
+  if (error.kind === "service") return new ServiceError(error.code, error.message, error.extra);
   const revived = new Error(error.message);
   if (error.stack) revived.stack = error.stack;
   return revived;
@@ -147,18 +149,18 @@ export class EnginePool {
     const seconds = Math.round(this.limits.deadlineMs / 100) / 10;
     const smaller = "a smaller pipeline, fewer samples or a narrower request";
     if (timedOut) {
-      return new ServiceError(422, "WORK_LIMIT", `${doing} took longer than ${seconds} s and was stopped`, {
+      return new ServiceError("WORK_LIMIT", `${doing} took longer than ${seconds} s and was stopped`, {
         suggestion: `send ${smaller}; the operator can raise SERVICE_ENGINE_TIMEOUT (seconds)`,
       });
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code === "ERR_WORKER_OUT_OF_MEMORY") {
-      return new ServiceError(422, "WORK_LIMIT", `${doing} needed more than ${this.limits.memoryMb} MB and was stopped`, {
+      return new ServiceError("WORK_LIMIT", `${doing} needed more than ${this.limits.memoryMb} MB and was stopped`, {
         suggestion: `send ${smaller}; the operator can raise SERVICE_ENGINE_MEMORY_MB`,
       });
     }
     if (error instanceof Error && /queue is at limit/i.test(error.message)) {
-      return new ServiceError(503, "SERVICE_BUSY", `the service has ${this.limits.maxQueue} engine tasks waiting; ${doing} was not started`, {
+      return new ServiceError("SERVICE_BUSY", `the service has ${this.limits.maxQueue} engine tasks waiting; ${doing} was not started`, {
         suggestion: "retry in a few seconds",
         headers: { "Retry-After": "5" },
       });

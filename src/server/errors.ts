@@ -5,12 +5,14 @@
 import type { Context } from "hono";
 import type { Logger } from "./logger.js";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { EngineError } from "../engine/findings.js";
+import { EngineError, type EngineErrorCode } from "../engine/findings.js";
+import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "./error-codes.js";
 import { StoreError } from "./store/store-error.js";
 
 /** The error body every failure uses. */
 export interface ErrorBody {
-  code: string;
+  /** A service code, or the code of the engine problem that stopped the request (PARSE_ERROR, E005, …). */
+  code: ServiceErrorCode | EngineErrorCode;
   message: string;
   detail?: string;
   suggestion?: string;
@@ -19,13 +21,16 @@ export interface ErrorBody {
 
 /** A failure with a specification code and HTTP status. */
 export class ServiceError extends Error {
+  /** The HTTP status, always the one the code's row of SERVICE_ERROR_STATUS names. */
+  readonly status: ContentfulStatusCode;
+
   constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ServiceErrorCode,
     message: string,
     readonly extra: { detail?: string; suggestion?: string; headers?: Record<string, string>; fields?: Record<string, unknown> } = {},
   ) {
     super(message);
+    this.status = SERVICE_ERROR_STATUS[code];
   }
 
   /** The error body, with optional fields only when given. */
@@ -51,7 +56,7 @@ export function errorResponse(c: Context, error: unknown, logger?: Logger, shown
   if (error instanceof EngineError) {
     const { finding } = error;
     const where = finding.line != null ? `line ${finding.line}, column ${finding.column ?? 1}` : undefined;
-    const body: ErrorBody = { code: finding.code, message: finding.message };
+    const body: ErrorBody = { code: error.code, message: finding.message };
     if (where) body.detail = where;
     if (finding.suggestion) body.suggestion = finding.suggestion;
     return c.json(shown(body), 400);
@@ -63,10 +68,10 @@ export function errorResponse(c: Context, error: unknown, logger?: Logger, shown
 
 /** The store's expected failures as service errors: a missing row, a lost race, a cursor we did not issue. */
 function storeFailure(error: StoreError): ServiceError {
-  if (error.code === "NOT_FOUND") return new ServiceError(404, "NOT_FOUND", error.message);
-  if (error.code === "CONFLICT") return new ServiceError(409, "CONFLICT", error.message, { suggestion: "read the resource again and repeat the change" });
+  if (error.code === "NOT_FOUND") return new ServiceError("NOT_FOUND", error.message);
+  if (error.code === "CONFLICT") return new ServiceError("CONFLICT", error.message, { suggestion: "read the resource again and repeat the change" });
   if (error.code === "QUOTA_EXCEEDED") {
-    return new ServiceError(413, "QUOTA_EXCEEDED", error.message, { suggestion: "remove older revisions (DELETE /api/pipelines/{id}/revisions?keep=10) or pipelines you no longer need" });
+    return new ServiceError("QUOTA_EXCEEDED", error.message, { suggestion: "remove older revisions (DELETE /api/pipelines/{id}/revisions?keep=10) or pipelines you no longer need" });
   }
-  return new ServiceError(400, "BAD_REQUEST", "the cursor is not one this service issued", { detail: error.message, suggestion: "start again without a cursor" });
+  return new ServiceError("BAD_REQUEST", "the cursor is not one this service issued", { detail: error.message, suggestion: "start again without a cursor" });
 }

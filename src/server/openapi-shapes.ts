@@ -5,11 +5,21 @@
  * from here, never from each other's `schemas.ts`.
  */
 import { z } from "@hono/zod-openapi";
+import { FATAL_CODES } from "../engine/findings.js";
+import { SERVICE_ERROR_CODES } from "./error-codes.js";
+
+/** Every code an error body can carry that is a name: the service's codes, then the engine's fatal ones. */
+const NAMED_ERROR_CODES = [...new Set<string>([...SERVICE_ERROR_CODES, ...FATAL_CODES])] as [string, ...string[]];
+
+/** The code of an error body: a named code, or the E code of a check whose error stopped the request. */
+const ErrorCodeSchema = z.union([z.enum(NAMED_ERROR_CODES), z.string().regex(/^E\d{3}$/)]).openapi("ErrorCode", {
+  description: "what went wrong: a service code (service-spec \"Errors\"), an engine code, or a validate E code",
+});
 
 /** The error body every failure answers with (service-spec "Errors"). */
 export const ErrorBodySchema = z
   .object({
-    code: z.string(),
+    code: ErrorCodeSchema,
     message: z.string(),
     detail: z.string().optional(),
     suggestion: z.string().optional(),

@@ -7,10 +7,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { EngineError } from "../../engine/findings.js";
+import { makeFinding } from "../../engine/findings.js";
 import { AuthService } from "../../server/app.js";
 import { serviceConfig } from "../../server/config.js";
 import { ServiceError } from "../../server/errors.js";
+import { ReportedFailure } from "../reported-failure.js";
 import { openStore } from "../../server/store/open-store.js";
 import { USER_ROLES, type UserRole } from "../../server/store/accounts/contract.js";
 import { optionValue, UsageError } from "../args.js";
@@ -68,7 +69,7 @@ export const userCommand: Command = {
       }
       return 0;
     } catch (error) {
-      if (error instanceof ServiceError) throw new EngineError(error.code, error.message, { suggestion: error.extra.suggestion });
+      if (error instanceof ServiceError) throw new ReportedFailure(makeFinding(error.code, "error", error.message, { suggestion: error.extra.suggestion }));
       throw error;
     } finally {
       await store.close();

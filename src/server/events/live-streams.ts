@@ -71,7 +71,7 @@ export class LiveStreams {
     const held = this.perUserCount.get(userId) ?? 0;
     const limit = this.options.perUser;
     if (limit > 0 && held >= limit) {
-      throw new ServiceError(429, "RATE_LIMITED", `you have ${held} event streams open; one user may have ${limit} at once (SERVICE_EVENT_STREAMS_PER_USER=${limit})`, {
+      throw new ServiceError("RATE_LIMITED", `you have ${held} event streams open; one user may have ${limit} at once (SERVICE_EVENT_STREAMS_PER_USER=${limit})`, {
         suggestion: "close a browser tab or a script that follows GET /api/events, or ask an administrator to raise SERVICE_EVENT_STREAMS_PER_USER",
         headers: { "Retry-After": String(RETRY_AFTER_S) },
       });

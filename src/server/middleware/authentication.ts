@@ -72,7 +72,7 @@ export function authenticationOf(c: Context): Extract<Authentication, { ok: true
 function policyOf(route: { method: string; path: string }, operationId: string | undefined): (typeof ROUTE_ACCESS)[string] {
   const access = operationId === undefined ? undefined : ROUTE_ACCESS[operationId];
   if (access === undefined) {
-    throw new ServiceError(403, "ACCESS_DENIED", `${route.method} ${route.path} has no access policy, so nobody may call it`, {
+    throw new ServiceError("ACCESS_DENIED", `${route.method} ${route.path} has no access policy, so nobody may call it`, {
       suggestion: "this is a defect of the service: report it (every operation needs an entry in src/server/access-policy.ts)",
     });
   }
@@ -108,19 +108,19 @@ export function authentication(options: AuthenticationOptions): MiddlewareHandle
     const caller = c.get("caller") as typeof ANONYMOUS;
     if (caller.role === "anonymous") {
       if (rejected) {
-        throw new ServiceError(401, "TOKEN_EXPIRED", "the session or token is unknown, expired or revoked", {
+        throw new ServiceError("TOKEN_EXPIRED", "the session or token is unknown, expired or revoked", {
           suggestion: "sign in again at POST /api/auth/login (or create a new personal access token)",
           headers: fromCookie ? { "Set-Cookie": clearedSessionCookie(options.https(c)), "WWW-Authenticate": 'Bearer error="invalid_token"' } : { "WWW-Authenticate": 'Bearer error="invalid_token"' },
         });
       }
-      throw new ServiceError(401, "AUTH_REQUIRED", "sign in first", {
+      throw new ServiceError("AUTH_REQUIRED", "sign in first", {
         suggestion: "log in at POST /api/auth/login and send the token as Authorization: Bearer <token> (or use the session cookie)",
         headers: { "WWW-Authenticate": 'Bearer realm="strand"' },
       });
     }
     if (!roleAllows(access, caller.role)) {
       const needed = access === "admin" ? "an administrator" : "a user or an administrator";
-      throw new ServiceError(403, "ACCESS_DENIED", `this needs ${needed}; your role is ${caller.role}`, { suggestion: "ask an administrator to change your role" });
+      throw new ServiceError("ACCESS_DENIED", `this needs ${needed}; your role is ${caller.role}`, { suggestion: "ask an administrator to change your role" });
     }
     return next();
   };

@@ -31,7 +31,7 @@ export function hostCheck(names: (string | undefined)[]): MiddlewareHandler {
     const host = c.req.header("Host") ?? new URL(c.req.url).host;
     if (!isAllowedHost(host, allowed)) {
       const shown = hostName(host).slice(0, 100);
-      throw new ServiceError(421, "MISDIRECTED_REQUEST", `this personal service answers requests for localhost and its own addresses, not for '${shown}'`, {
+      throw new ServiceError("MISDIRECTED_REQUEST", `this personal service answers requests for localhost and its own addresses, not for '${shown}'`, {
         detail: "a page on another site may be trying to reach this service through its name (DNS rebinding)",
         suggestion: "open the service at http://127.0.0.1 or http://localhost; an operator can allow more names with SERVICE_ALLOWED_HOSTS",
       });

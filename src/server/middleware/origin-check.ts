@@ -67,7 +67,7 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
 }
 
 function refuse(what: string): never {
-  throw new ServiceError(403, "CROSS_ORIGIN", `${what} may not change anything here: it came from a page of another site`, {
+  throw new ServiceError("CROSS_ORIGIN", `${what} may not change anything here: it came from a page of another site`, {
     detail: "state-changing requests are accepted from this service's own pages, from origins in SERVICE_CORS_ORIGINS, and from scripts",
     suggestion: "call the API from the service's own origin, or from a script with Authorization: Bearer <token> (an operator can allow a browser app's origin with SERVICE_CORS_ORIGINS)",
   });

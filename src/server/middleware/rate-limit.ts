@@ -133,7 +133,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
     const waitMs = limiter.check(limiterKey(clientAddress(c, peerOf(c), trusted)), now());
     if (waitMs > 0) {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      throw new ServiceError(429, "RATE_LIMITED", `too many requests: at most ${options.limit} per ${windowMs / 1000} s`, {
+      throw new ServiceError("RATE_LIMITED", `too many requests: at most ${options.limit} per ${windowMs / 1000} s`, {
         detail: `retry in ${seconds}s`,
         headers: { "Retry-After": String(seconds) },
       });

@@ -16,7 +16,7 @@ export function urlCheck(): MiddlewareHandler {
       try {
         decodeURIComponent(path);
       } catch {
-        throw new ServiceError(400, "BAD_REQUEST", "the URL's path has a malformed percent-escape", { suggestion: "escape '%' as %25 and write every escape as % and two hex digits of UTF-8" });
+        throw new ServiceError("BAD_REQUEST", "the URL's path has a malformed percent-escape", { suggestion: "escape '%' as %25 and write every escape as % and two hex digits of UTF-8" });
       }
     }
     await next();

@@ -68,13 +68,13 @@ export async function explain(input: { request: ExplainRequest; harness: Harness
   const run = await reader.run(request.run_id);
   const { failures: diagnosed } = await reader.runDiagnostics(run.id);
   if (diagnosed.length === 0) {
-    throw new ServiceError(400, "BAD_REQUEST", `run ${run.id} has no failed jobs to explain (it is ${run.status})`, {
+    throw new ServiceError("BAD_REQUEST", `run ${run.id} has no failed jobs to explain (it is ${run.status})`, {
       suggestion: run.status === "running" || run.status === "queued" ? "wait until a job fails or the run ends" : "explain works on a run with a failed job",
     });
   }
   const target = request.job === undefined ? diagnosed[0]! : diagnosed.find((failure) => failure.job === request.job);
   if (!target) {
-    throw new ServiceError(400, "BAD_REQUEST", `job '${request.job}' did not fail in run ${run.id}`, { suggestion: `failed jobs: ${diagnosed.map((failure) => failure.job ?? "(before any job)").slice(0, 10).join(", ")}` });
+    throw new ServiceError("BAD_REQUEST", `job '${request.job}' did not fail in run ${run.id}`, { suggestion: `failed jobs: ${diagnosed.map((failure) => failure.job ?? "(before any job)").slice(0, 10).join(", ")}` });
   }
   const shown = [target, ...diagnosed.filter((failure) => failure !== target)].slice(0, FAILURES_SHOWN);
   const failures = await Promise.all(shown.map((failure) => evidenceOf(reader, run.id, failure)));

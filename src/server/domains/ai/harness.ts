@@ -83,7 +83,7 @@ export class CallGate {
   enter(user: string): () => void {
     const count = this.inFlight.get(user) ?? 0;
     if (count >= this.perUser) {
-      throw new ServiceError(429, "RATE_LIMITED", `${count} AI calls of yours are already in progress`, { detail: "retry in 5s", suggestion: "wait for them to finish (or cancel one)", headers: { "Retry-After": "5" } });
+      throw new ServiceError("RATE_LIMITED", `${count} AI calls of yours are already in progress`, { detail: "retry in 5s", suggestion: "wait for them to finish (or cancel one)", headers: { "Retry-After": "5" } });
     }
     this.inFlight.set(user, count + 1);
     let released = false;

@@ -79,7 +79,7 @@ export async function interpret(input: { request: InterpretRequest; harness: Har
   const run = await reader.run(request.run_id);
   const results = await reader.runResults(run.id);
   if (results.length === 0) {
-    throw new ServiceError(400, "BAD_REQUEST", `run ${run.id} has no result files yet (it is ${run.status})`, {
+    throw new ServiceError("BAD_REQUEST", `run ${run.id} has no result files yet (it is ${run.status})`, {
       suggestion: run.status === "running" || run.status === "queued" ? "wait until its jobs have written their outputs" : "interpret works on a run whose outputs exist (GET /api/runs/{id}/results lists them)",
     });
   }

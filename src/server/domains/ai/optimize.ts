@@ -66,7 +66,7 @@ export async function optimize(input: { request: OptimizeRequest; harness: Harne
   const { request, harness, reader, knowledge } = input;
   const pipeline = await reader.pipeline(request.pipeline_id);
   const before = await reader.rules(pipeline.toml_content).catch((error: unknown) => {
-    throw new ServiceError(400, "AI_OPTIMIZE_ERROR", `pipeline ${pipeline.id} cannot be read by the engine: ${error instanceof Error ? error.message : String(error)}`, { suggestion: "fix it first (POST /api/pipelines/validate shows the errors)" });
+    throw new ServiceError("AI_OPTIMIZE_ERROR", `pipeline ${pipeline.id} cannot be read by the engine: ${error instanceof Error ? error.message : String(error)}`, { suggestion: "fix it first (POST /api/pipelines/validate shows the errors)" });
   });
   const history = await reader.pipelineHistory(pipeline.id, HISTORY_RUNS);
   const times = ruleTimes(history);
@@ -92,7 +92,7 @@ export async function optimize(input: { request: OptimizeRequest; harness: Harne
   }
   if (toml === null || findings.errors.length > 0) {
     const listed = findings.errors.map((error) => `${error.code}: ${error.message}`).join("; ");
-    throw new ServiceError(400, "AI_OPTIMIZE_ERROR", `the model's optimized pipeline was rejected after ${OPTIMIZE_CORRECTIONS} correction round(s): ${listed}`, {
+    throw new ServiceError("AI_OPTIMIZE_ERROR", `the model's optimized pipeline was rejected after ${OPTIMIZE_CORRECTIONS} correction round(s): ${listed}`, {
       suggestion: "try again, try another goal, or loosen the constraints; the saved pipeline is unchanged",
     });
   }

@@ -11,6 +11,6 @@ export type GenerationErrorCode = "AI_EXPLAIN_ERROR" | "AI_INTERPRET_ERROR" | "A
 /** A ServiceError for a failed model call; anything that is not a ChainFailure is passed through unchanged. */
 export function generationError(error: unknown, code: GenerationErrorCode, what: string): unknown {
   if (!(error instanceof ChainFailure)) return error;
-  if (error.cancelled) return new ServiceError(400, code, "the request was cancelled");
-  return new ServiceError(400, code, `${what} failed with every provider: ${error.message}`, { suggestion: "check the provider settings with POST /api/ai/test" });
+  if (error.cancelled) return new ServiceError(code, "the request was cancelled");
+  return new ServiceError(code, `${what} failed with every provider: ${error.message}`, { suggestion: "check the provider settings with POST /api/ai/test" });
 }

@@ -207,7 +207,7 @@ export function aiRoutes(context: AiContext): OpenAPIHono {
         send("done", result);
       } catch (error) {
         if (signal.aborted) return;
-        const failure = error instanceof ServiceError ? error : new ServiceError(400, "AI_TRANSLATE_ERROR", error instanceof Error ? error.message : String(error));
+        const failure = error instanceof ServiceError ? error : new ServiceError("AI_TRANSLATE_ERROR", error instanceof Error ? error.message : String(error));
         send("error", failure.body());
       }
     }) as never;

@@ -33,7 +33,7 @@ const defaultGate = new CallGate(4);
 
 /** The error of every AI endpoint when no provider can be used. */
 export function notConfigured(): ServiceError {
-  return new ServiceError(503, "AI_NOT_CONFIGURED", "no AI provider is configured", {
+  return new ServiceError("AI_NOT_CONFIGURED", "no AI provider is configured", {
     suggestion: "set SERVICE_AI_PROVIDER and SERVICE_AI_API_KEY (or ANTHROPIC_API_KEY, OPENAI_API_KEY, DEEPSEEK_API_KEY, OLLAMA_HOST), or POST /api/ai/config",
   });
 }

@@ -97,7 +97,7 @@ export class AiSettings {
       return this.view(caller);
     }
     const kind = providerKind(change.provider);
-    if (!kind) throw new ServiceError(400, "BAD_REQUEST", `unknown AI provider '${change.provider}'`, { suggestion: `use one of ${PROVIDER_KINDS.join(", ")} (claude is accepted for anthropic), or disabled to remove the settings` });
+    if (!kind) throw new ServiceError("BAD_REQUEST", `unknown AI provider '${change.provider}'`, { suggestion: `use one of ${PROVIDER_KINDS.join(", ")} (claude is accepted for anthropic), or disabled to remove the settings` });
     const apiUrl = blankToNull(change.api_url);
     if (apiUrl !== null) {
       const host = checkUrl(apiUrl);
@@ -111,7 +111,7 @@ export class AiSettings {
     if (key !== null) sealed = this.sealer.seal(key);
     const settings: ProviderSettings = { provider: kind, api_key: sealed ? this.sealer.open(sealed) : null, api_url: apiUrl, model: blankToNull(change.model) };
     const reason = unusableReason(settings, this.options.env);
-    if (reason) throw new ServiceError(400, "BAD_REQUEST", `these settings cannot be used: ${reason}`, { suggestion: kind === "ollama" ? "give api_url (e.g. http://127.0.0.1:11434) or set OLLAMA_HOST" : `send api_key for ${kind}` });
+    if (reason) throw new ServiceError("BAD_REQUEST", `these settings cannot be used: ${reason}`, { suggestion: kind === "ollama" ? "give api_url (e.g. http://127.0.0.1:11434) or set OLLAMA_HOST" : `send api_key for ${kind}` });
     await this.store.putAiSettings({ scope, provider: kind, model: settings.model ?? null, api_url: apiUrl, sealed_api_key: sealed, updated_by: caller.id || null });
     return this.view(caller);
   }
@@ -119,10 +119,10 @@ export class AiSettings {
   private scopeOf(caller: Caller, asked: "server" | "user" | undefined): string {
     const wanted = asked ?? (this.mayChangeServer(caller) ? "server" : "user");
     if (wanted === "server") {
-      if (!this.mayChangeServer(caller)) throw new ServiceError(403, "ACCESS_DENIED", "only administrators change the shared AI provider", { suggestion: 'send scope "user" to set your own provider' });
+      if (!this.mayChangeServer(caller)) throw new ServiceError("ACCESS_DENIED", "only administrators change the shared AI provider", { suggestion: 'send scope "user" to set your own provider' });
       return SERVER_AI_SCOPE;
     }
-    if (!caller.id) throw new ServiceError(401, "AUTH_REQUIRED", "sign in to keep your own AI settings");
+    if (!caller.id) throw new ServiceError("AUTH_REQUIRED", "sign in to keep your own AI settings");
     return caller.id;
   }
 
@@ -162,7 +162,7 @@ async function publicOnly(host: string, lookup: AddressLookup | undefined): Prom
     await vetHost(host, { lookup });
   } catch (error) {
     if (!(error instanceof AddressRefusal)) throw error;
-    throw new ServiceError(400, "INVALID_URL", error.reason === "dns" ? "api_url's host does not resolve" : `api_url points at a ${error.category ?? "non-public"} address, which a shared service does not call for its users`, {
+    throw new ServiceError("INVALID_URL", error.reason === "dns" ? "api_url's host does not resolve" : `api_url points at a ${error.category ?? "non-public"} address, which a shared service does not call for its users`, {
       suggestion: "use the provider's public address, or ask an administrator to set the shared provider (SERVICE_AI_ALLOW_PRIVATE_URLS=1 lifts this)",
     });
   }
@@ -174,9 +174,9 @@ function checkUrl(url: string): string {
   try {
     parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
   } catch {
-    throw new ServiceError(400, "INVALID_URL", `api_url '${url.slice(0, 200)}' is not a URL`, { suggestion: "give the provider's base URL, e.g. https://api.anthropic.com/v1" });
+    throw new ServiceError("INVALID_URL", `api_url '${url.slice(0, 200)}' is not a URL`, { suggestion: "give the provider's base URL, e.g. https://api.anthropic.com/v1" });
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ServiceError(400, "INVALID_URL", "api_url must be an http or https URL");
-  if (parsed.username || parsed.password) throw new ServiceError(400, "INVALID_URL", "api_url must not carry credentials", { suggestion: "send the key as api_key" });
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ServiceError("INVALID_URL", "api_url must be an http or https URL");
+  if (parsed.username || parsed.password) throw new ServiceError("INVALID_URL", "api_url must not carry credentials", { suggestion: "send the key as api_key" });
   return parsed.hostname;
 }

@@ -122,7 +122,7 @@ export async function translate(input: {
   }
   if (!validation?.valid || toml === null) {
     const errors = (validation?.errors ?? []).map((error) => `${error.code}: ${error.message}`).join("; ");
-    throw new ServiceError(400, "AI_TRANSLATE_ERROR", `the model's pipeline still had errors after ${MAX_CORRECTIONS} corrections: ${errors}`, { suggestion: templateHint(matches) ?? "describe the analysis in more detail (inputs, tools, outputs), or start from a template" });
+    throw new ServiceError("AI_TRANSLATE_ERROR", `the model's pipeline still had errors after ${MAX_CORRECTIONS} corrections: ${errors}`, { suggestion: templateHint(matches) ?? "describe the analysis in more detail (inputs, tools, outputs), or start from a template" });
   }
   const rules = await reader.rules(toml).catch(() => [] as RuleFacts[]);
   const rounds = messages.filter((message) => message.role === "assistant").length;
@@ -144,9 +144,9 @@ export async function translate(input: {
 
 /** The failure when every provider failed: each named, and a matching template suggested. */
 export function generationFailed(error: ChainFailure, matches: { name: string }[]): ServiceError {
-  if (error.cancelled) return new ServiceError(400, "AI_TRANSLATE_ERROR", "the request was cancelled");
+  if (error.cancelled) return new ServiceError("AI_TRANSLATE_ERROR", "the request was cancelled");
   const hint = templateHint(matches);
-  return new ServiceError(400, "AI_TRANSLATE_ERROR", `AI generation failed with every provider: ${error.message}`, { suggestion: hint ?? "check the provider settings with POST /api/ai/test" });
+  return new ServiceError("AI_TRANSLATE_ERROR", `AI generation failed with every provider: ${error.message}`, { suggestion: hint ?? "check the provider settings with POST /api/ai/test" });
 }
 
 function templateHint(matches: { name: string }[]): string | undefined {

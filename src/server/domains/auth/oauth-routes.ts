@@ -155,19 +155,19 @@ export function oauthRoutes(options: OAuthRouteOptions): OpenAPIHono {
 
   const signInOff = () => {
     if (options.mode === "personal") {
-      throw new ServiceError(404, "NOT_FOUND", "personal mode has no sign-in", { suggestion: "start the service with SERVICE_MODE=team to share it with accounts" });
+      throw new ServiceError("NOT_FOUND", "personal mode has no sign-in", { suggestion: "start the service with SERVICE_MODE=team to share it with accounts" });
     }
   };
   /** The configured provider of the path, or 404 naming what to set. */
   const providerOf = (name: string): { provider: OAuthProvider; seal: OAuthStateSeal } => {
     signInOff();
     if (!(OAUTH_PROVIDER_IDS as readonly string[]).includes(name)) {
-      throw new ServiceError(404, "NOT_FOUND", `no sign-in provider '${name.slice(0, 32)}'`, { suggestion: `providers: ${OAUTH_PROVIDER_IDS.join(", ")} (GET /api/auth/providers lists the configured ones)` });
+      throw new ServiceError("NOT_FOUND", `no sign-in provider '${name.slice(0, 32)}'`, { suggestion: `providers: ${OAUTH_PROVIDER_IDS.join(", ")} (GET /api/auth/providers lists the configured ones)` });
     }
     const id = name as OAuthProviderId;
     const provider = providers.get(id);
     if (!provider) {
-      throw new ServiceError(404, "NOT_FOUND", `signing in with ${id} is not configured on this service`, {
+      throw new ServiceError("NOT_FOUND", `signing in with ${id} is not configured on this service`, {
         suggestion: `an administrator sets ${oauthVariable(id, "CLIENT_ID")} and ${oauthVariable(id, "CLIENT_SECRET")} (and SERVICE_PUBLIC_URL) and restarts the service`,
       });
     }
@@ -188,7 +188,7 @@ export function oauthRoutes(options: OAuthRouteOptions): OpenAPIHono {
       const { provider, seal } = providerOf(c.req.valid("param").provider);
       const returnTo = appPath(c.req.valid("query").return_to);
       if (returnTo === null) {
-        throw new ServiceError(400, "BAD_REQUEST", "return_to must be a path inside this app, such as /runs", { suggestion: "give a path starting with a single /; another site is never a place to return to" });
+        throw new ServiceError("BAD_REQUEST", "return_to must be a path inside this app, such as /runs", { suggestion: "give a path starting with a single /; another site is never a place to return to" });
       }
       const state = generateState();
       const codeVerifier = generateCodeVerifier();

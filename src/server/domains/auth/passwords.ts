@@ -38,7 +38,7 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 /** Refuses a password outside the accepted length, naming the rule. */
 export function checkNewPassword(password: string, field = "password"): void {
   if ([...password].length < PASSWORD_LENGTH.min) {
-    throw new ServiceError(400, "BAD_REQUEST", `${field} must have at least ${PASSWORD_LENGTH.min} characters`, { suggestion: "choose a longer password, for example a few random words" });
+    throw new ServiceError("BAD_REQUEST", `${field} must have at least ${PASSWORD_LENGTH.min} characters`, { suggestion: "choose a longer password, for example a few random words" });
   }
-  if ([...password].length > PASSWORD_LENGTH.max) throw new ServiceError(400, "BAD_REQUEST", `${field} must have at most ${PASSWORD_LENGTH.max} characters`);
+  if ([...password].length > PASSWORD_LENGTH.max) throw new ServiceError("BAD_REQUEST", `${field} must have at most ${PASSWORD_LENGTH.max} characters`);
 }

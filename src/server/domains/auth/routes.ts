@@ -184,7 +184,7 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
   const router = new OpenAPIHono();
   const signInOff = () => {
     if (options.mode === "personal") {
-      throw new ServiceError(404, "NOT_FOUND", "personal mode has no sign-in", { suggestion: "start the service with SERVICE_MODE=team to share it with accounts" });
+      throw new ServiceError("NOT_FOUND", "personal mode has no sign-in", { suggestion: "start the service with SERVICE_MODE=team to share it with accounts" });
     }
   };
   const origin = (c: Context): RequestOrigin => ({ ip: options.clientAddress(c), userAgent: c.req.header("User-Agent") ?? null });
@@ -228,7 +228,7 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
     noteAudit(c, "auth.logout", `user/${callerOf(c).id}`);
     const current = authenticationOf(c);
     if (current?.via === "access-token") {
-      throw new ServiceError(400, "BAD_REQUEST", "a personal access token is not a session: signing out does not end it", { suggestion: `revoke the token with DELETE /api/auth/tokens/${current.token.id}` });
+      throw new ServiceError("BAD_REQUEST", "a personal access token is not a session: signing out does not end it", { suggestion: `revoke the token with DELETE /api/auth/tokens/${current.token.id}` });
     }
     if (current?.via === "session") await auth.logout(current.session.id);
     c.header("Set-Cookie", clearedSessionCookie(options.https(c)), { append: true });
@@ -281,7 +281,7 @@ export function authRoutes(options: AuthRouteOptions): OpenAPIHono {
       const id = userId(c);
       // A token cannot mint tokens: whoever holds one leaked token must not make more that outlive its revocation.
       if (authenticationOf(c)?.via === "access-token") {
-        throw new ServiceError(403, "ACCESS_DENIED", "personal access tokens are created from a signed-in session, not with another token", { suggestion: "sign in with POST /api/auth/login and create the token with that session" });
+        throw new ServiceError("ACCESS_DENIED", "personal access tokens are created from a signed-in session, not with another token", { suggestion: "sign in with POST /api/auth/login and create the token with that session" });
       }
       const body = c.req.valid("json");
       const created = await auth.createAccessToken(id, body.name, body.expires_in_days ?? null);

@@ -78,7 +78,7 @@ function userSummary(user: User): { id: string; username: string; role: UserRole
 }
 
 const failedSignIn = () =>
-  new ServiceError(401, "AUTH_FAILED", "wrong username or password", { suggestion: "check the username and password; an administrator can reset a forgotten password" });
+  new ServiceError("AUTH_FAILED", "wrong username or password", { suggestion: "check the username and password; an administrator can reset a forgotten password" });
 
 /** Sign-in and accounts over a store. */
 export class AuthService {
@@ -216,7 +216,7 @@ export class AuthService {
   /** Ends one of the caller's sessions; another user's session is NOT_FOUND. */
   async revokeSession(userId: string, sessionId: string): Promise<void> {
     const session = await this.store.getSession(sessionId);
-    if (!session || session.user_id !== userId) throw new ServiceError(404, "NOT_FOUND", `no session ${sessionId}`, { suggestion: "GET /api/auth/sessions lists your sessions" });
+    if (!session || session.user_id !== userId) throw new ServiceError("NOT_FOUND", `no session ${sessionId}`, { suggestion: "GET /api/auth/sessions lists your sessions" });
     await this.store.deleteSession(sessionId);
     this.notify({ kind: "session-ended", sessionId });
   }
@@ -224,9 +224,9 @@ export class AuthService {
   /** Changes the caller's password after checking the current one; ends their other sessions. */
   async changePassword(userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string): Promise<{ sessions_ended: number }> {
     const credentials = await this.store.getCredentials(userId);
-    if (!credentials) throw new ServiceError(404, "NOT_FOUND", "your account no longer exists");
+    if (!credentials) throw new ServiceError("NOT_FOUND", "your account no longer exists");
     if (credentials.password_hash !== null && !(await verifyPassword(credentials.password_hash, currentPassword))) {
-      throw new ServiceError(401, "AUTH_FAILED", "the current password is wrong", { suggestion: "type your current password; an administrator can reset it" });
+      throw new ServiceError("AUTH_FAILED", "the current password is wrong", { suggestion: "type your current password; an administrator can reset it" });
     }
     checkNewPassword(newPassword, "new_password");
     await this.store.updateUser(userId, { password_hash: await hashPassword(newPassword) });
@@ -256,7 +256,7 @@ export class AuthService {
   /** Deletes one of the caller's tokens; another user's token is NOT_FOUND. */
   async deleteAccessToken(userId: string, tokenId: string): Promise<void> {
     const token = await this.store.getAccessToken(tokenId);
-    if (!token || token.user_id !== userId) throw new ServiceError(404, "NOT_FOUND", `no token ${tokenId}`, { suggestion: "GET /api/auth/tokens lists your tokens" });
+    if (!token || token.user_id !== userId) throw new ServiceError("NOT_FOUND", `no token ${tokenId}`, { suggestion: "GET /api/auth/tokens lists your tokens" });
     await this.store.deleteAccessToken(tokenId);
     this.notify({ kind: "token-revoked", tokenId });
   }
@@ -275,7 +275,7 @@ export class AuthService {
       return await this.store.createUser({ username, role, password_hash: await hashPassword(password) });
     } catch (error) {
       if (error instanceof StoreError && error.code === "CONFLICT") {
-        throw new ServiceError(409, "CONFLICT", `the username '${username}' is taken`, { suggestion: "choose another username (names are compared without regard to case)" });
+        throw new ServiceError("CONFLICT", `the username '${username}' is taken`, { suggestion: "choose another username (names are compared without regard to case)" });
       }
       throw error;
     }
@@ -307,7 +307,7 @@ export class AuthService {
   private async keepOneAdministrator(id: string, verb: "delete" | "demote"): Promise<void> {
     const admins = (await this.store.listUsers()).filter((user) => user.role === "admin" && user.id !== id);
     if (admins.length === 0) {
-      throw new ServiceError(409, "CONFLICT", `cannot ${verb} the last administrator`, { suggestion: "make another account an administrator first" });
+      throw new ServiceError("CONFLICT", `cannot ${verb} the last administrator`, { suggestion: "make another account an administrator first" });
     }
   }
 

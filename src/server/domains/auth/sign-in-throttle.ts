@@ -131,7 +131,7 @@ export class SignInThrottle {
     if (waitMs === 0) return;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     const which = accountWait >= addressWait ? "this account" : "this address";
-    throw new ServiceError(429, "RATE_LIMITED", `too many failed sign-ins for ${which}; try again in ${seconds} s`, {
+    throw new ServiceError("RATE_LIMITED", `too many failed sign-ins for ${which}; try again in ${seconds} s`, {
       detail: `retry in ${seconds}s`,
       suggestion: "wait, then check the username and password; an administrator can reset a forgotten password",
       headers: { "Retry-After": String(seconds) },

@@ -25,7 +25,7 @@ export function usernameSkeleton(username: string): string {
 /** Refuses a new name outside the accepted shape, with 400 naming the rule. */
 export function checkNewUsername(username: string): void {
   if (username.length <= MAX_USERNAME_LENGTH && NEW_USERNAME.test(username)) return;
-  throw new ServiceError(400, "BAD_REQUEST", `'${username.slice(0, 80)}' is not a valid username`, {
+  throw new ServiceError("BAD_REQUEST", `'${username.slice(0, 80)}' is not a valid username`, {
     suggestion: `use 1 to ${MAX_USERNAME_LENGTH} letters and digits, with single dots, dashes or underscores between them (starting and ending with a letter or digit)`,
   });
 }
@@ -40,7 +40,7 @@ export function lookAlike(username: string, existing: readonly Pick<User, "usern
 export function refuseLookAlike(username: string, existing: readonly Pick<User, "username">[]): void {
   const twin = lookAlike(username, existing);
   if (!twin) return;
-  throw new ServiceError(409, "CONFLICT", `the username '${username}' looks like the existing account '${twin.username}'`, {
+  throw new ServiceError("CONFLICT", `the username '${username}' looks like the existing account '${twin.username}'`, {
     suggestion: "choose a name that differs in more than upper and lower case and . - _ (names are compared without them)",
   });
 }

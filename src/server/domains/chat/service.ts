@@ -78,7 +78,7 @@ export interface PreparedChat {
 
 /** The 404 of a chat session that is not the caller's (or does not exist). */
 export function sessionMissing(id: string): ServiceError {
-  return new ServiceError(404, "NOT_FOUND", `no chat session ${id}`, { suggestion: "GET /api/chat/sessions lists your sessions; leave session_id out to start one" });
+  return new ServiceError("NOT_FOUND", `no chat session ${id}`, { suggestion: "GET /api/chat/sessions lists your sessions; leave session_id out to start one" });
 }
 
 /** The caller's own session; NOT_FOUND for anyone else's, administrators included (a conversation is private). */
@@ -196,10 +196,10 @@ export async function converse(prepared: PreparedChat, observer: ChatObserver = 
 export function chatFailed(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error instanceof ChainFailure) {
-    if (error.cancelled) return new ServiceError(400, "CHAT_ERROR", "the request was cancelled");
-    return new ServiceError(400, "CHAT_ERROR", `the AI reply failed with every provider: ${error.message}`, { suggestion: "check the provider settings with POST /api/ai/test" });
+    if (error.cancelled) return new ServiceError("CHAT_ERROR", "the request was cancelled");
+    return new ServiceError("CHAT_ERROR", `the AI reply failed with every provider: ${error.message}`, { suggestion: "check the provider settings with POST /api/ai/test" });
   }
-  return new ServiceError(400, "CHAT_ERROR", error instanceof Error ? error.message : String(error));
+  return new ServiceError("CHAT_ERROR", error instanceof Error ? error.message : String(error));
 }
 
 /** A session's title: the first message's first characters, on one line. */

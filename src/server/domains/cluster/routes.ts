@@ -44,7 +44,7 @@ export function clusterRoutes(options: { hpc: boolean; scheduler: SchedulerReade
   });
   router.openapi(hpcRoute, async (c) => {
     if (!options.hpc) {
-      throw new ServiceError(404, "NOT_FOUND", "no such endpoint: GET /api/hpc", { suggestion: "scheduler status is served in hpc mode only (SERVICE_MODE=hpc)" });
+      throw new ServiceError("NOT_FOUND", "no such endpoint: GET /api/hpc", { suggestion: "scheduler status is served in hpc mode only (SERVICE_MODE=hpc)" });
     }
     const caller = callerOf(c);
     const snapshot = await options.scheduler.read();

@@ -95,7 +95,7 @@ function provenance(owner: string | null | undefined, createdAt: string | null |
 
 function notALanding(server: ShareServer, shownUrl: string): ServiceError {
   const product = server === "oxo-flow" ? "an oxo-flow" : "a strand";
-  return new ServiceError(400, "INVALID_URL", `${shownUrl} did not answer with ${product} share document`, {
+  return new ServiceError("INVALID_URL", `${shownUrl} did not answer with ${product} share document`, {
     suggestion: server === "oxo-flow" ? "check that the link is an oxo-flow share link (oxo+https://<host>/share/<token>)" : "check that the link is a strand share link and has not expired",
   });
 }

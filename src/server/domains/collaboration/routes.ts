@@ -100,7 +100,7 @@ async function optionalJson(c: Context): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ServiceError(400, "BAD_REQUEST", "malformed JSON in request body", { suggestion: "send a JSON object, or no body at all" });
+    throw new ServiceError("BAD_REQUEST", "malformed JSON in request body", { suggestion: "send a JSON object, or no body at all" });
   }
 }
 

@@ -62,7 +62,7 @@ export function shareLink(share: Share, publicHost: string): ShareLink {
 export async function sharePipeline(store: PipelineStore & ShareStore, caller: Caller, id: string, expiresInDays: number | undefined, now = new Date()): Promise<Share> {
   const pipeline = await writable(store, caller, id);
   if (pipeline.visibility === "private" && pipeline.owner !== caller.id) {
-    throw new ServiceError(403, "ACCESS_DENIED", `pipeline ${id} is private to its owner; only its owner can share it`, { suggestion: "ask its owner to share it, or to make it visible to the workspace" });
+    throw new ServiceError("ACCESS_DENIED", `pipeline ${id} is private to its owner; only its owner can share it`, { suggestion: "ask its owner to share it, or to make it visible to the workspace" });
   }
   const days = expiresInDays ?? SHARE_DAYS.default;
   return store.createShare({ pipeline_id: id, expires_at: new Date(now.getTime() + days * 86_400_000).toISOString() });
@@ -78,7 +78,7 @@ export async function sharesOf(store: PipelineStore & ShareStore, caller: Caller
 export async function revokeShare(store: PipelineStore & ShareStore, caller: Caller, id: string, token: string): Promise<Share> {
   await writable(store, caller, id);
   return store.revokeShare(id, token).catch((error: unknown) => {
-    throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", `pipeline ${id} has no share link ${token}`) : error;
+    throw isStoreError(error, "NOT_FOUND") ? new ServiceError("NOT_FOUND", `pipeline ${id} has no share link ${token}`) : error;
   });
 }
 
@@ -93,11 +93,11 @@ export interface ShareLanding {
 /** The landing document of a share token; 404 for an unknown token, 410 EXPIRED for an expired or revoked one. */
 export async function shareLanding(store: PipelineStore & ShareStore, token: string): Promise<ShareLanding> {
   const share = await store.getShare(token).catch((error: unknown) => {
-    throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", "no such share link", { suggestion: "ask the owner for a new link" }) : error;
+    throw isStoreError(error, "NOT_FOUND") ? new ServiceError("NOT_FOUND", "no such share link", { suggestion: "ask the owner for a new link" }) : error;
   });
   if (share.state !== "active") {
     const when = share.state === "revoked" ? `was revoked on ${share.revoked_at}` : `expired on ${share.expires_at}`;
-    throw new ServiceError(410, "EXPIRED", `this share link ${when}`, { suggestion: "ask the owner for a new link" });
+    throw new ServiceError("EXPIRED", `this share link ${when}`, { suggestion: "ask the owner for a new link" });
   }
   const pipeline = await store.getPipeline(share.pipeline_id);
   return {
@@ -123,7 +123,7 @@ export interface ImportResult {
 }
 
 function invalid(message: string, suggestion: string): ServiceError {
-  return new ServiceError(400, "INVALID_URL", message, { suggestion });
+  return new ServiceError("INVALID_URL", message, { suggestion });
 }
 
 const SCHEMES = "use strand+https://<host>/share/<token> or oxo+https://<host>/share/<token> (a share link), or toml+https://<location> (a pipeline file)";
@@ -140,7 +140,7 @@ const FETCH_ADVICE: Partial<Record<RemoteFetchError["reason"], string>> = {
 /** A failed fetch as the import answers it: refusals are INVALID_URL, remote trouble 502 UPSTREAM_ERROR. */
 function fetchFailure(error: unknown): unknown {
   if (!(error instanceof RemoteFetchError)) return error;
-  if (error.reason === "timeout" || error.reason === "network") return new ServiceError(502, "UPSTREAM_ERROR", error.message, { suggestion: "check that the address is reachable from the service, then try again" });
+  if (error.reason === "timeout" || error.reason === "network") return new ServiceError("UPSTREAM_ERROR", error.message, { suggestion: "check that the address is reachable from the service, then try again" });
   return invalid(error.message, FETCH_ADVICE[error.reason] ?? SCHEMES);
 }
 
@@ -159,10 +159,10 @@ async function fetchShareDocument(url: string, host: string, options: RemoteFetc
     return (await fetchRemoteText(url, options)).text;
   } catch (error) {
     if (error instanceof RemoteFetchError && error.status === 404 && error.reason === "status") {
-      throw new ServiceError(404, "NOT_FOUND", `${host} has no such share link (${url} answered 404)`, { suggestion: "check the link, or ask its owner for a new one" });
+      throw new ServiceError("NOT_FOUND", `${host} has no such share link (${url} answered 404)`, { suggestion: "check the link, or ask its owner for a new one" });
     }
     if (error instanceof RemoteFetchError && error.status === 410 && error.reason === "status") {
-      throw new ServiceError(410, "EXPIRED", `this share link expired or was revoked on ${host} (${url} answered 410)`, { suggestion: "ask the owner for a new link" });
+      throw new ServiceError("EXPIRED", `this share link expired or was revoked on ${host} (${url} answered 410)`, { suggestion: "ask the owner for a new link" });
     }
     throw fetchFailure(error);
   }

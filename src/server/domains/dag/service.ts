@@ -54,7 +54,7 @@ export class GraphEditing {
   async undo(caller: Caller, id: string, text: string) {
     const { user, pipeline } = await this.historyKey(caller, id);
     const step = this.histories.lastEdit(user, pipeline);
-    if (!step) throw new ServiceError(404, "NO_UNDO", `no edit of ${id} to undo`, { suggestion: "undo takes back edits made with POST /api/pipeline/{id}/command by you, in this service's lifetime" });
+    if (!step) throw new ServiceError("NO_UNDO", `no edit of ${id} to undo`, { suggestion: "undo takes back edits made with POST /api/pipeline/{id}/command by you, in this service's lifetime" });
     expectText(text, step.after, "undo");
     this.histories.undo(user, pipeline);
     return { toml_content: step.before, ...this.histories.depths(user, pipeline) };
@@ -64,7 +64,7 @@ export class GraphEditing {
   async redo(caller: Caller, id: string, text: string) {
     const { user, pipeline } = await this.historyKey(caller, id);
     const step = this.histories.lastUndone(user, pipeline);
-    if (!step) throw new ServiceError(404, "NO_REDO", `no undone edit of ${id} to redo`, { suggestion: "redo applies again what undo took back; a new edit clears it" });
+    if (!step) throw new ServiceError("NO_REDO", `no undone edit of ${id} to redo`, { suggestion: "redo applies again what undo took back; a new edit clears it" });
     expectText(text, step.before, "redo");
     this.histories.redo(user, pipeline);
     return { toml_content: step.after, ...this.histories.depths(user, pipeline) };
@@ -88,7 +88,7 @@ export class GraphEditing {
 function expectText(text: string, expected: string, what: "undo" | "redo"): void {
   if (text === expected) return;
   const step: keyof EditStep = what === "undo" ? "after" : "before";
-  throw new ServiceError(409, "CONFLICT", `the text sent is not the text the last ${what === "undo" ? "edit" : "undo"} produced, so ${what} would throw away a change made since`, {
+  throw new ServiceError("CONFLICT", `the text sent is not the text the last ${what === "undo" ? "edit" : "undo"} produced, so ${what} would throw away a change made since`, {
     suggestion: `send the text exactly as the last command, undo or redo returned it (the ${step} text of that step), or keep editing: a new edit starts a new history`,
   });
 }

@@ -26,7 +26,7 @@ function edit(input: { text: string; operation: string; payload: unknown; source
 }
 
 function editError(message: string, suggestion: string | undefined, source: string | undefined): ServiceError {
-  return new ServiceError(400, "DAG_EDIT_ERROR", source ? `${source}: ${message}` : message, suggestion ? { suggestion } : {});
+  return new ServiceError("DAG_EDIT_ERROR", source ? `${source}: ${message}` : message, suggestion ? { suggestion } : {});
 }
 
 /** The tasks by name, as the worker runs them. */

@@ -71,7 +71,7 @@ export function resolveInside(rule: Confinement, given: string, base?: string): 
 
 /** The one answer for a path the caller may not read, whether or not it exists. */
 export function notInYourFolders(given: string): ServiceError {
-  return new ServiceError(404, "NOT_FOUND", `${given} is not in your data folders`, {
+  return new ServiceError("NOT_FOUND", `${given} is not in your data folders`, {
     suggestion: "GET /api/data/roots lists the folders you may read; a relative path is read inside your own files folder (where uploads go)",
   });
 }

@@ -169,7 +169,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
     const rule = service.places.confinementOf(caller);
     const absolute = given.startsWith("/");
     const folder = given === "" || given === "." ? rule.own : resolveInside(rule, given);
-    const missing = new ServiceError(404, "NOT_FOUND", `${given} is not a folder of your data folders`, { suggestion: "GET /api/data/roots lists the folders you may read; GET /api/files lists your own files folder" });
+    const missing = new ServiceError("NOT_FOUND", `${given} is not a folder of your data folders`, { suggestion: "GET /api/data/roots lists the folders you may read; GET /api/files lists your own files folder" });
     // A relative path is inside the caller's own folder; an absolute one inside any folder they may read.
     if (folder === undefined || (!absolute && !isInside(rule.own, folder))) throw missing;
     try {
@@ -188,7 +188,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
     const query = c.req.valid("query");
     const limit = options.uploadLimitBytes;
     const tooLarge = () =>
-      new ServiceError(413, "PAYLOAD_TOO_LARGE", `the file is over the upload limit of ${Math.round(limit / 1024 / 1024)} MiB; nothing of it was kept`, {
+      new ServiceError("PAYLOAD_TOO_LARGE", `the file is over the upload limit of ${Math.round(limit / 1024 / 1024)} MiB; nothing of it was kept`, {
         suggestion: "upload a smaller file, or ask the operator to raise SERVICE_UPLOAD_LIMIT_MB (large data belongs in a data root)",
       });
     // Multipart framing adds a little to the files; a declared length well past the limit is refused unread.
@@ -199,10 +199,10 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
     const boundary = multipartBoundary(c.req.header("content-type") ?? "");
     if (!boundary) {
       const problem = query.name === undefined ? "give the file's name with ?name=" : nameProblem(query.name);
-      if (problem) throw new ServiceError(400, "INVALID_NAME", problem, { suggestion: "a plain file name: no /, no leading dot, no control or invisible format characters" });
+      if (problem) throw new ServiceError("INVALID_NAME", problem, { suggestion: "a plain file name: no /, no leading dot, no control or invisible format characters" });
     }
     const body = c.req.raw.body;
-    if (!body) throw new ServiceError(400, "BAD_REQUEST", "the request has no body", { suggestion: "send the file as the body (with ?name=) or as multipart/form-data" });
+    if (!body) throw new ServiceError("BAD_REQUEST", "the request has no body", { suggestion: "send the file as the body (with ?name=) or as multipart/form-data" });
     const own = service.places.ownFolder(caller);
     const folder = folderInside(own, segments);
     const shownFolder = segments.join("/");
@@ -226,7 +226,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
             if (event.filename === null) continue; // a text field: its bytes are skipped
             const name = event.filename.split(/[\\/]/).pop() ?? "";
             const problem = nameProblem(name);
-            if (problem) throw new ServiceError(400, "INVALID_NAME", `${shownName(name)}: ${problem}`, { suggestion: "rename the file: no leading dot, no control or invisible format characters" });
+            if (problem) throw new ServiceError("INVALID_NAME", `${shownName(name)}: ${problem}`, { suggestion: "rename the file: no leading dot, no control or invisible format characters" });
             sink = new FileSink(folder, name, limit);
             await sink.start();
           } else if (event.type === "data") {
@@ -236,7 +236,7 @@ export function dataRoutes(service: DataService, options: { uploadLimitBytes: nu
             sink = undefined;
           }
         }
-        if (stored.length === 0) throw new ServiceError(400, "BAD_REQUEST", "the multipart body has no file part", { suggestion: "add a part with a filename" });
+        if (stored.length === 0) throw new ServiceError("BAD_REQUEST", "the multipart body has no file part", { suggestion: "add a part with a filename" });
       } else {
         sink = new FileSink(folder, query.name!, limit);
         await sink.start();

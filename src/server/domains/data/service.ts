@@ -83,7 +83,7 @@ export class DataService {
     const written = analysis.samples.filter((sample) => sample.layout !== "mixed");
     const warnings = [...analysis.warnings];
     for (const sample of analysis.samples) if (sample.layout === "mixed") warnings.push(`sample ${sample.sample} mixes paired and single-end files and was left out of the sheet`);
-    if (written.length === 0) throw new ServiceError(400, "DATA_ERROR", `no FASTQ samples found in ${request.paths.join(", ")}`, { suggestion: "name a folder that holds the FASTQ files (POST /api/data/analyze shows what was found)" });
+    if (written.length === 0) throw new ServiceError("DATA_ERROR", `no FASTQ samples found in ${request.paths.join(", ")}`, { suggestion: "name a folder that holds the FASTQ files (POST /api/data/analyze shows what was found)" });
     return { content: writeSampleSheet(written, { delimiter: request.delimiter }), samples_count: written.length, warnings };
   }
 
@@ -92,7 +92,7 @@ export class DataService {
     const wanted = (request.components ?? [...REFERENCE_COMPONENTS]).map((name) => {
       const lower = name.trim().toLowerCase();
       const component = COMPONENT_ALIASES[lower] ?? (REFERENCE_COMPONENTS as readonly string[]).find((known) => known === lower);
-      if (!component) throw new ServiceError(400, "REF_ERROR", `unknown reference component '${name}'`, { suggestion: `ask for ${REFERENCE_COMPONENTS.join(", ")}` });
+      if (!component) throw new ServiceError("REF_ERROR", `unknown reference component '${name}'`, { suggestion: `ask for ${REFERENCE_COMPONENTS.join(", ")}` });
       return component as ReferenceComponent;
     });
     const status = await runTask("genome", { roots: this.referenceRoots, genome: request.genome }, "looking for the reference genome");

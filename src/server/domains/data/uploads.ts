@@ -61,11 +61,11 @@ export function nameProblem(name: string): string | undefined {
 
 /** The segments of a folder path inside the own folder, checked one by one. */
 export function folderSegments(path: string): string[] {
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw new ServiceError(400, "INVALID_PATH", "the folder must be relative to your files folder", { suggestion: "give a path like uploads/run1" });
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw new ServiceError("INVALID_PATH", "the folder must be relative to your files folder", { suggestion: "give a path like uploads/run1" });
   const segments = path.split("/").filter((segment, index, all) => !(segment === "" && (index === 0 || index === all.length - 1)));
   for (const segment of segments) {
     const problem = nameProblem(segment);
-    if (problem) throw new ServiceError(400, "INVALID_PATH", `folder '${shownName(path)}': ${problem}`, { suggestion: "use plain folder names separated by /" });
+    if (problem) throw new ServiceError("INVALID_PATH", `folder '${shownName(path)}': ${problem}`, { suggestion: "use plain folder names separated by /" });
   }
   return segments;
 }
@@ -82,7 +82,7 @@ export function folderInside(own: string, segments: string[]): string {
       mkdirSync(current, { mode: 0o700 });
       continue;
     }
-    if (!stat.isDirectory()) throw new ServiceError(400, "INVALID_PATH", `${segments.join("/")}: ${segment} is not a folder`, { suggestion: "choose another folder" });
+    if (!stat.isDirectory()) throw new ServiceError("INVALID_PATH", `${segments.join("/")}: ${segment} is not a folder`, { suggestion: "choose another folder" });
   }
   return current;
 }
@@ -127,7 +127,7 @@ export class FileSink {
     try {
       if (overwrite) {
         const existing = lstatOrUndefined(target);
-        if (existing && !existing.isFile()) throw new ServiceError(409, "CONFLICT", `${shown} exists and is not a file`, { suggestion: "choose another name" });
+        if (existing && !existing.isFile()) throw new ServiceError("CONFLICT", `${shown} exists and is not a file`, { suggestion: "choose another name" });
         renameSync(this.temp, target);
       } else {
         // A hard link fails when the name is taken: no check-then-write race.
@@ -136,7 +136,7 @@ export class FileSink {
       }
     } catch (error) {
       rmSync(this.temp, { force: true });
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new ServiceError(409, "CONFLICT", `${shown} exists`, { suggestion: "add overwrite=true to replace it, or choose another name" });
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new ServiceError("CONFLICT", `${shown} exists`, { suggestion: "add overwrite=true to replace it, or choose another name" });
       throw error;
     }
     return { path: shown, size: this.size, sha256: this.hash.digest("hex") };
@@ -176,7 +176,7 @@ export async function* multipartEvents(body: AsyncIterable<Uint8Array>, boundary
   // A leading CRLF makes the first delimiter look like every other one.
   let buffer: Buffer = Buffer.from("\r\n");
   let state: "preamble" | "after-delimiter" | "headers" | "body" = "preamble";
-  const bad = (message: string) => new ServiceError(400, "BAD_REQUEST", `malformed multipart body: ${message}`, { suggestion: "send multipart/form-data with file parts, or the raw file with ?name=" });
+  const bad = (message: string) => new ServiceError("BAD_REQUEST", `malformed multipart body: ${message}`, { suggestion: "send multipart/form-data with file parts, or the raw file with ?name=" });
   for await (const chunk of body) {
     buffer = buffer.length === 0 ? Buffer.from(chunk) : Buffer.concat([buffer, chunk]);
     for (;;) {

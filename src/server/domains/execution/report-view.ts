@@ -18,7 +18,7 @@ export async function runReport(context: ExecutionContext, caller: Caller, id: s
   const run = await readableRun(context, caller, id);
   const files = run.workspace ? runFiles(run.workspace, run.id) : undefined;
   if (!files || !lstatInWorkspace(files.workspace, files.events)?.isFile()) {
-    throw new ServiceError(404, "NOT_FOUND", `run ${id} has no event log to report on (it has not started, or it was a dry run)`, {
+    throw new ServiceError("NOT_FOUND", `run ${id} has no event log to report on (it has not started, or it was a dry run)`, {
       suggestion: "wait until the run has started; a dry run's plan is in GET /api/runs/{id}/status",
     });
   }

@@ -191,10 +191,10 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
     async (c) => {
       const body = c.req.valid("json");
       if (body.toml_content === undefined && body.pipeline_id === undefined) {
-        throw new ServiceError(400, "MISSING_FIELD", "missing required field: toml_content (or pipeline_id)", { suggestion: 'send {"toml_content": "<pipeline TOML>"} or {"pipeline_id": "<saved pipeline id>"}' });
+        throw new ServiceError("MISSING_FIELD", "missing required field: toml_content (or pipeline_id)", { suggestion: 'send {"toml_content": "<pipeline TOML>"} or {"pipeline_id": "<saved pipeline id>"}' });
       }
       if (body.toml_content !== undefined && body.pipeline_id !== undefined) {
-        throw new ServiceError(400, "BAD_REQUEST", "send toml_content or pipeline_id, not both", { suggestion: "pipeline_id runs a saved pipeline; toml_content runs the text you send" });
+        throw new ServiceError("BAD_REQUEST", "send toml_content or pipeline_id, not both", { suggestion: "pipeline_id runs a saved pipeline; toml_content runs the text you send" });
       }
       const run = await createRun(context, callerOf(c), body);
       noteAudit(c, "run.create", `run/${run.id}`);

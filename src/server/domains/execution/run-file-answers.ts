@@ -47,7 +47,7 @@ export interface FolderEntry {
 }
 
 const notFound = (id: string, path: string) =>
-  new ServiceError(404, "NOT_FOUND", `run ${id} has no file or folder '${path}'`, { suggestion: `GET /api/runs/${id}/files lists the top of the run's workspace` });
+  new ServiceError("NOT_FOUND", `run ${id} has no file or folder '${path}'`, { suggestion: `GET /api/runs/${id}/files lists the top of the run's workspace` });
 
 /** The parts of a relative path, or undefined when it is absolute, climbs with `..`, or names the bookkeeping folder. */
 function pathParts(path: string | undefined): string[] | undefined {
@@ -82,7 +82,7 @@ export async function runFileAnswer(context: ExecutionContext, caller: Caller, i
     return Response.json(await folderListing(root, parts), { headers: { "Cache-Control": "private, no-cache", "X-Content-Type-Options": "nosniff" } });
   }
   if (!stat.isFile()) throw notFound(id, shownPath);
-  if (query.format === "zip") throw new ServiceError(400, "BAD_REQUEST", `'${relative}' is a file; format=zip is for folders`, { suggestion: "leave out format to download the file itself" });
+  if (query.format === "zip") throw new ServiceError("BAD_REQUEST", `'${relative}' is a file; format=zip is for folders`, { suggestion: "leave out format to download the file itself" });
   return fileAnswer({ id, root, shownPath, full, stat, download, request });
 }
 
@@ -225,7 +225,7 @@ async function fileAnswer(input: { id: string; root: string; shownPath: string; 
     const ifRange = request.headers.get("If-Range");
     const range = ifRange !== null && ifRange !== etag ? undefined : requestedRange(request.headers.get("Range"), stat.size);
     if (range === "unsatisfiable") {
-      throw new ServiceError(416, "RANGE_NOT_SATISFIABLE", `the file has ${stat.size} bytes; the range ${request.headers.get("Range")} is outside it`, {
+      throw new ServiceError("RANGE_NOT_SATISFIABLE", `the file has ${stat.size} bytes; the range ${request.headers.get("Range")} is outside it`, {
         suggestion: "ask for a range inside the file (bytes=0-, or bytes=-N for the last N bytes)",
         headers: { "Content-Range": `bytes */${stat.size}`, "Accept-Ranges": "bytes" },
       });

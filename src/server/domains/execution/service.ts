@@ -95,10 +95,10 @@ export async function readableRun(context: Pick<ExecutionReadContext, "store">, 
   try {
     run = await context.store.getRun(id);
   } catch (error) {
-    if (isStoreError(error, "NOT_FOUND")) throw new ServiceError(404, "NOT_FOUND", `no run ${id}`, { suggestion: "GET /api/runs lists the runs you can see" });
+    if (isStoreError(error, "NOT_FOUND")) throw new ServiceError("NOT_FOUND", `no run ${id}`, { suggestion: "GET /api/runs lists the runs you can see" });
     throw error;
   }
-  if (!caller.admin && run.owner !== caller.id) throw new ServiceError(404, "NOT_FOUND", `no run ${id}`, { suggestion: "GET /api/runs lists the runs you can see" });
+  if (!caller.admin && run.owner !== caller.id) throw new ServiceError("NOT_FOUND", `no run ${id}`, { suggestion: "GET /api/runs lists the runs you can see" });
   return run;
 }
 
@@ -156,13 +156,13 @@ async function claimSharedWorkspace(context: ExecutionContext, workspace: string
   busy = context.supervisor.claimWorkspace(workspace, runId);
   const suggestion = (id: string) => `wait for run ${id} to end (GET /api/runs/${id}), cancel it (POST /api/runs/${id}/cancel), or start this one in an empty workspace with "fresh": true`;
   if (busy) {
-    throw new ServiceError(409, "CONFLICT", `run ${busy.id} of this pipeline is ${busy.status} in its workspace; runs of one pipeline take turns`, { suggestion: suggestion(busy.id), fields: { running_run: busy.id } });
+    throw new ServiceError("CONFLICT", `run ${busy.id} of this pipeline is ${busy.status} in its workspace; runs of one pipeline take turns`, { suggestion: suggestion(busy.id), fields: { running_run: busy.id } });
   }
   // Jobs write in the workspace: the lock is read through the confined reader (no link, no FIFO, bounded).
   const holder = lockOwnerOf(readWorkspaceJson(workspace, ".strand/lock", 4096));
   if (holder && lockHolderAlive(holder)) {
     context.supervisor.releaseWorkspace(workspace, runId);
-    throw new ServiceError(409, "CONFLICT", `this pipeline's workspace is locked by another strand process (pid ${holder.pid} on ${holder.host}, ${holder.purpose})`, {
+    throw new ServiceError("CONFLICT", `this pipeline's workspace is locked by another strand process (pid ${holder.pid} on ${holder.host}, ${holder.purpose})`, {
       suggestion: `wait for it to end, or start this run in an empty workspace with "fresh": true`,
     });
   }
@@ -197,7 +197,7 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   const parent = await readableRun(context, caller, id);
   if (parent.status !== "failed" && parent.status !== "cancelled") {
     const suggestion = parent.status === "completed" ? "nothing failed: start a new run with POST /api/runs to run it again" : `wait for it to end, or cancel it (POST /api/runs/${id}/cancel), then retry`;
-    throw new ServiceError(400, "RETRY_ERROR", `run ${id} is ${parent.status}; only a failed or cancelled run can be retried`, { suggestion });
+    throw new ServiceError("RETRY_ERROR", `run ${id} is ${parent.status}; only a failed or cancelled run can be retried`, { suggestion });
   }
   const workspace = parent.workspace;
   const parentRequest = runRequestOf(parent);
@@ -205,9 +205,9 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   // The text the parent ran, read as any file a job could have written (a link or a FIFO there reads as gone).
   const parentText = workspace && parentPipeline ? readWorkspaceFile(workspace, parentPipeline, PIPELINE_TEXT_MAX_BYTES) : undefined;
   if (!workspace || !parentText || !parentRequest) {
-    throw new ServiceError(400, "RETRY_ERROR", `run ${id}'s workspace is gone, so there is no checkpoint to retry from`, { suggestion: "start a new run with POST /api/runs" });
+    throw new ServiceError("RETRY_ERROR", `run ${id}'s workspace is gone, so there is no checkpoint to retry from`, { suggestion: "start a new run with POST /api/runs" });
   }
-  if (parentRequest.dry_run) throw new ServiceError(400, "RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
+  if (parentRequest.dry_run) throw new ServiceError("RETRY_ERROR", `run ${id} was a dry run; nothing ran, so nothing can be retried`, { suggestion: "start a run without dry_run" });
   let busy = context.supervisor.busyWorkspace(workspace);
   // A run just cancelled is still stopping its jobs: a retry right after the cancel waits for that.
   if (busy?.status === "cancelled") {
@@ -215,7 +215,7 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   }
   const retryId = randomUUID();
   busy = context.supervisor.claimWorkspace(workspace, retryId);
-  if (busy) throw new ServiceError(400, "RETRY_ERROR", `run ${busy.id} is already working in this workspace (${busy.status})`, { suggestion: `wait for run ${busy.id} to end, or cancel it` });
+  if (busy) throw new ServiceError("RETRY_ERROR", `run ${busy.id} is already working in this workspace (${busy.status})`, { suggestion: `wait for run ${busy.id} to end, or cancel it` });
   // After a failure only the failed jobs and what depends on them run again; after a cancel, whatever did
   // not complete (the checkpoint skips what did) — the cancelled jobs did not fail, so a failed-only retry
   // would find nothing to do.
@@ -243,7 +243,7 @@ function refuseLinks(workspace: string, paths: string[]): void {
     for (const path of paths) assertLinkFree(workspace, path);
   } catch (error) {
     if (!(error instanceof LinkInWorkspaceError)) throw error;
-    throw new ServiceError(400, "RUN_ERROR", error.message, { suggestion: 'remove the link from the workspace, or start the run in an empty workspace with "fresh": true' });
+    throw new ServiceError("RUN_ERROR", error.message, { suggestion: 'remove the link from the workspace, or start the run in an empty workspace with "fresh": true' });
   }
 }
 
@@ -252,7 +252,7 @@ export async function cancelRun(context: ExecutionContext, caller: Caller, id: s
   const run = await readableRun(context, caller, id);
   if (run.status === "cancelled") return runView(context, run);
   if (run.status === "completed" || run.status === "failed") {
-    throw new ServiceError(400, "RUN_ERROR", `run ${id} is ${run.status}; only a queued, running or paused run can be cancelled`, { suggestion: run.status === "failed" ? `POST /api/runs/${id}/retry re-runs what failed` : undefined });
+    throw new ServiceError("RUN_ERROR", `run ${id} is ${run.status}; only a queued, running or paused run can be cancelled`, { suggestion: run.status === "failed" ? `POST /api/runs/${id}/retry re-runs what failed` : undefined });
   }
   const now = new Date().toISOString();
   // The row is written first, so the engine's own end cannot overwrite the user's decision.
@@ -268,7 +268,7 @@ export async function cancelRun(context: ExecutionContext, caller: Caller, id: s
 export async function pauseRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
   const run = await readableRun(context, caller, id);
   if (run.status !== "running") throw stateError(id, run.status, "paused", "only a running run can be paused");
-  if (!context.supervisor.pause(id)) throw new ServiceError(400, "RUN_ERROR", `run ${id}'s engine is not reachable from this service (still starting, or already ending)`, { suggestion: "try again in a moment" });
+  if (!context.supervisor.pause(id)) throw new ServiceError("RUN_ERROR", `run ${id}'s engine is not reachable from this service (still starting, or already ending)`, { suggestion: "try again in a moment" });
   const paused = await transition(context, run, ["running"], { status: "paused" });
   context.supervisor.noteStatus(id, "paused");
   context.events.publish("run_paused", { run_id: id, status: "paused" }, run.owner);
@@ -279,7 +279,7 @@ export async function pauseRun(context: ExecutionContext, caller: Caller, id: st
 export async function resumeRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
   const run = await readableRun(context, caller, id);
   if (run.status !== "paused") throw stateError(id, run.status, "resumed", "only a paused run can be resumed");
-  if (!context.supervisor.resume(id)) throw new ServiceError(400, "RUN_ERROR", `run ${id}'s engine is not reachable from this service`, { suggestion: "cancel the run and retry it" });
+  if (!context.supervisor.resume(id)) throw new ServiceError("RUN_ERROR", `run ${id}'s engine is not reachable from this service`, { suggestion: "cancel the run and retry it" });
   const resumed = await transition(context, run, ["paused"], { status: "running" });
   context.supervisor.noteStatus(id, "running");
   context.events.publish("run_resumed", { run_id: id, status: "running" }, run.owner);
@@ -299,12 +299,12 @@ async function transition(context: ExecutionContext, run: Run, from: RunStatus[]
   } catch (error) {
     if (!isStoreError(error, "CONFLICT")) throw error;
     const now = await context.store.getRun(run.id);
-    throw new ServiceError(400, "RUN_ERROR", `run ${run.id} is ${now.status} now`, { suggestion: `GET /api/runs/${run.id} shows its state` });
+    throw new ServiceError("RUN_ERROR", `run ${run.id} is ${now.status} now`, { suggestion: `GET /api/runs/${run.id} shows its state` });
   }
 }
 
 function stateError(id: string, status: RunStatus, verb: string, rule: string): ServiceError {
-  return new ServiceError(400, "RUN_ERROR", `run ${id} is ${status} and cannot be ${verb}; ${rule}`, { suggestion: `GET /api/runs/${id} shows its state` });
+  return new ServiceError("RUN_ERROR", `run ${id} is ${status} and cannot be ${verb}; ${rule}`, { suggestion: `GET /api/runs/${id} shows its state` });
 }
 
 
@@ -313,7 +313,7 @@ async function checkPipeline(text: string, input: CreateRunInput): Promise<strin
   const refuse = (findings: ApiFinding[]) => {
     const first = findings[0]!;
     const where = first.line !== null ? ` (line ${first.line}${first.column !== null ? `, column ${first.column}` : ""})` : "";
-    return new ServiceError(400, "VALIDATE_ERROR", `the pipeline has ${findings.length} error${findings.length === 1 ? "" : "s"}; first: ${first.message}${where}`, {
+    return new ServiceError("VALIDATE_ERROR", `the pipeline has ${findings.length} error${findings.length === 1 ? "" : "s"}; first: ${first.message}${where}`, {
       suggestion: first.suggestion ?? "fix the findings (POST /api/pipelines/validate shows them all) and start the run again",
       fields: { findings },
     });
@@ -327,19 +327,19 @@ async function checkPipeline(text: string, input: CreateRunInput): Promise<strin
 /** Normalises a target and refuses ones this server cannot run. */
 function checkTarget(target: RunTarget, env: NodeJS.ProcessEnv): RunTarget {
   if (target.type === "cloud_batch") {
-    throw new ServiceError(400, "RUN_ERROR", "cloud_batch targets are not available on this server yet", { suggestion: "use target.type local, a scheduler (slurm, pbs, sge, lsf) or container" });
+    throw new ServiceError("RUN_ERROR", "cloud_batch targets are not available on this server yet", { suggestion: "use target.type local, a scheduler (slurm, pbs, sge, lsf) or container" });
   }
   if (target.type === "container") {
-    if (typeof target.image !== "string" || target.image.trim() === "") throw new ServiceError(400, "RUN_ERROR", "a container target needs an image", { suggestion: 'send target {"type": "container", "image": "ubuntu:24.04"}' });
+    if (typeof target.image !== "string" || target.image.trim() === "") throw new ServiceError("RUN_ERROR", "a container target needs an image", { suggestion: 'send target {"type": "container", "image": "ubuntu:24.04"}' });
     const problem = containerEnvironmentKind(target.runtime) === "singularity" ? singularityImageProblem(target.image) : dockerImageProblem(target.image);
-    if (problem) throw new ServiceError(400, "RUN_ERROR", `target.image "${target.image}" is not usable: ${problem}`, { suggestion: 'send an image reference, e.g. {"type": "container", "image": "ubuntu:24.04"}' });
+    if (problem) throw new ServiceError("RUN_ERROR", `target.image "${target.image}" is not usable: ${problem}`, { suggestion: 'send an image reference, e.g. {"type": "container", "image": "ubuntu:24.04"}' });
     if (target.runtime !== undefined && !isContainerRuntime(target.runtime)) {
-      throw new ServiceError(400, "RUN_ERROR", `unknown container runtime '${String(target.runtime)}'`, { suggestion: `use ${CONTAINER_RUNTIMES.slice(0, -1).join(", ")} or ${CONTAINER_RUNTIMES.at(-1)}` });
+      throw new ServiceError("RUN_ERROR", `unknown container runtime '${String(target.runtime)}'`, { suggestion: `use ${CONTAINER_RUNTIMES.slice(0, -1).join(", ")} or ${CONTAINER_RUNTIMES.at(-1)}` });
     }
   }
   const program = submitProgramOf(target.type);
   if (program && !findExecutable(program, env)) {
-    throw new ServiceError(400, "RUN_ERROR", `${target.type} is not available here: '${program}' is not on the service's PATH`, { suggestion: `install the ${target.type} client tools where the service runs, or use target.type local` });
+    throw new ServiceError("RUN_ERROR", `${target.type} is not available here: '${program}' is not on the service's PATH`, { suggestion: `install the ${target.type} client tools where the service runs, or use target.type local` });
   }
   return target;
 }

@@ -89,7 +89,7 @@ export class UserRunLimits {
     const used = await this.quota.used(owner, 5_000);
     if (used < this.quota.bytes) return;
     const quotaMb = Math.round(this.quota.bytes / 1024 / 1024);
-    throw new ServiceError(429, "USER_LIMIT", `your workspaces use ${megabytes(used)}; the workspace quota is ${megabytes(this.quota.bytes)} (SERVICE_USER_WORKSPACE_MB=${quotaMb})`, {
+    throw new ServiceError("USER_LIMIT", `your workspaces use ${megabytes(used)}; the workspace quota is ${megabytes(this.quota.bytes)} (SERVICE_USER_WORKSPACE_MB=${quotaMb})`, {
       suggestion: "ask an administrator to remove workspaces of runs you no longer need (under the data folder's users/<your id>/), or to raise SERVICE_USER_WORKSPACE_MB",
       fields: { limit: "SERVICE_USER_WORKSPACE_MB", allowed: quotaMb, in_use: Math.round(used / 1024 / 1024), requested: 0 },
     });
@@ -98,7 +98,7 @@ export class UserRunLimits {
   private check(usage: Usage, wanted: number): void {
     const { maxRuns, maxThreads } = this.limits;
     if (maxRuns > 0 && usage.runs + 1 > maxRuns) {
-      throw new ServiceError(429, "USER_LIMIT", `you have ${usage.runs} active runs (queued, running or paused); one user may have ${maxRuns} at once (SERVICE_USER_MAX_RUNS=${maxRuns})`, {
+      throw new ServiceError("USER_LIMIT", `you have ${usage.runs} active runs (queued, running or paused); one user may have ${maxRuns} at once (SERVICE_USER_MAX_RUNS=${maxRuns})`, {
         suggestion: "wait for one of your runs to end or cancel one (GET /api/runs?status=running lists them), or ask an administrator to raise SERVICE_USER_MAX_RUNS",
         fields: { limit: "SERVICE_USER_MAX_RUNS", allowed: maxRuns, in_use: usage.runs, requested: 1 },
       });
@@ -108,7 +108,7 @@ export class UserRunLimits {
       const message = alone
         ? `this run asks for ${wanted} jobs at once; one user may use ${maxThreads} threads at once (SERVICE_USER_MAX_THREADS=${maxThreads})`
         : `your active runs use ${usage.threads} threads (jobs at once) and this one asks for ${wanted}; one user may use ${maxThreads} at once (SERVICE_USER_MAX_THREADS=${maxThreads})`;
-      throw new ServiceError(429, "USER_LIMIT", message, {
+      throw new ServiceError("USER_LIMIT", message, {
         suggestion: alone
           ? `send "jobs": ${maxThreads} or fewer, or ask an administrator to raise SERVICE_USER_MAX_THREADS`
           : maxThreads - usage.threads >= 1

@@ -175,7 +175,7 @@ export async function runStatus(context: ExecutionReadContext, caller: Caller, i
 export async function runDagStatus(context: ExecutionReadContext, caller: Caller, id: string, options: { jobs?: boolean } = {}) {
   const { run, files, progress, plan, table } = await runWithProgress(context, caller, id);
   const text = pipelineText(files);
-  if (text === undefined) throw new ServiceError(404, "NOT_FOUND", `run ${id}'s pipeline file is gone`);
+  if (text === undefined) throw new ServiceError("NOT_FOUND", `run ${id}'s pipeline file is gone`);
   const dag = await dagOf(text);
   const withJobs = options.jobs !== false;
   if (plan) {
@@ -207,13 +207,13 @@ export async function runLogs(context: ExecutionReadContext, caller: Caller, id:
   const stream = query.stream ?? (query.job ? "stderr" : "engine");
   let path: string | undefined;
   if (stream === "engine") {
-    if (query.job) throw new ServiceError(400, "BAD_REQUEST", "the engine stream belongs to the run, not to a job", { suggestion: "leave out job, or ask for stream stdout or stderr" });
+    if (query.job) throw new ServiceError("BAD_REQUEST", "the engine stream belongs to the run, not to a job", { suggestion: "leave out job, or ask for stream stdout or stderr" });
     path = files?.engineLog;
   } else {
-    if (!query.job) throw new ServiceError(400, "BAD_REQUEST", `stream ${stream} needs a job`, { suggestion: "add job=<job name> (GET …/status lists them), or use stream=engine" });
+    if (!query.job) throw new ServiceError("BAD_REQUEST", `stream ${stream} needs a job`, { suggestion: "add job=<job name> (GET …/status lists them), or use stream=engine" });
     // Only jobs the run's own event log names: a job name is never used to build a path.
     const job = progress.jobs.get(query.job);
-    if (!job) throw new ServiceError(404, "NOT_FOUND", `run ${id} has no job '${query.job}'`, { suggestion: `jobs of this run: ${[...progress.jobs.keys()].slice(0, 10).join(", ") || "(none yet)"}` });
+    if (!job) throw new ServiceError("NOT_FOUND", `run ${id} has no job '${query.job}'`, { suggestion: `jobs of this run: ${[...progress.jobs.keys()].slice(0, 10).join(", ") || "(none yet)"}` });
     path = stream === "stdout" ? (job.stdout ?? undefined) : (job.stderr ?? undefined);
   }
   // Job logs are read only inside the run's workspace and never through a link (a job may replace its log).
@@ -236,7 +236,7 @@ export async function runResults(context: ExecutionReadContext, caller: Caller, 
     return await work("existingOutputs", { workspace: files.workspace, eventsPath: files.events, planPath: files.dryRunPlan, text: pipelineText(files), config, samples: request?.samples }, "listing the run's outputs");
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
-    throw new ServiceError(400, "RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error.message}`);
+    throw new ServiceError("RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error.message}`);
   }
 }
 

@@ -59,15 +59,15 @@ export function licenseRoutes(env: NodeJS.ProcessEnv = process.env, cache?: Lice
       cache?.invalidate();
       noteAudit(c, "license.upload", "license");
       if (status.type !== "commercial" || !status.valid) {
-        throw new ServiceError(400, "BAD_REQUEST", "the license was not accepted", { detail: status.problem ?? "invalid license", suggestion: `contact ${status.contact} for a signed license file` });
+        throw new ServiceError("BAD_REQUEST", "the license was not accepted", { detail: status.problem ?? "invalid license", suggestion: `contact ${status.contact} for a signed license file` });
       }
       return c.json(shown(status), 200);
     },
     ((result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) => {
       if (result.success) return;
       const missing = result.error?.issues.some((issue) => issue.path[0] === "license_data" && /undefined/.test(issue.message));
-      if (missing) throw new ServiceError(400, "MISSING_FIELD", "missing required field: license_data");
-      throw new ServiceError(400, "BAD_REQUEST", "license_data must be a string of at most 64 KiB");
+      if (missing) throw new ServiceError("MISSING_FIELD", "missing required field: license_data");
+      throw new ServiceError("BAD_REQUEST", "license_data must be a string of at most 64 KiB");
     }) as never,
   );
   return router;

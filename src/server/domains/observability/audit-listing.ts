@@ -18,7 +18,7 @@ export function queryTime(field: string, value: string | undefined): string | un
   if (value === undefined) return undefined;
   const millis = RFC3339.test(value) ? Date.parse(value.replace(" ", "T")) : Number.NaN;
   if (Number.isNaN(millis)) {
-    throw new ServiceError(400, "BAD_REQUEST", `${field} is not an RFC 3339 time: '${value.slice(0, 64)}'`, {
+    throw new ServiceError("BAD_REQUEST", `${field} is not an RFC 3339 time: '${value.slice(0, 64)}'`, {
       suggestion: `give ${field} as a date and time with its offset, e.g. ${field}=2025-01-31T00:00:00Z`,
     });
   }
@@ -30,7 +30,7 @@ export async function auditQuery(store: AccountStore, query: z.infer<typeof Audi
   const since = queryTime("since", query.since);
   const until = queryTime("until", query.until);
   if (since !== undefined && until !== undefined && since >= until) {
-    throw new ServiceError(400, "BAD_REQUEST", `since (${query.since}) is not before until (${query.until})`, { suggestion: "give a since earlier than until" });
+    throw new ServiceError("BAD_REQUEST", `since (${query.since}) is not before until (${query.until})`, { suggestion: "give a since earlier than until" });
   }
   return { limit: query.limit, cursor: query.cursor, user: query.user === undefined ? undefined : await actorId(store, query.user), action: query.action, result: query.result, resource: query.resource, since, until };
 }

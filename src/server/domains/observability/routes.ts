@@ -146,7 +146,7 @@ export function observabilityRoutes(context: ObservabilityContext, sources: Metr
     return c.json({ ...system, data_dir: admin ? system.data_dir : null, sandbox: { kind: sandbox.kind, hidden: admin ? sandbox.hidden : null, data_roots: admin ? sandbox.data_roots : null } }, 200);
   });
   router.openapi(auditRoute, async (c) => {
-    if (!callerOf(c).admin) throw new ServiceError(403, "ACCESS_DENIED", "the audit log is for administrators");
+    if (!callerOf(c).admin) throw new ServiceError("ACCESS_DENIED", "the audit log is for administrators");
     const page = await context.store.listAudit(await auditQuery(context.store, c.req.valid("query")));
     return c.json({ items: page.items.map(auditEntryView), next_cursor: page.next_cursor }, 200);
   });

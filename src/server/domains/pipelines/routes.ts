@@ -22,7 +22,7 @@ const tags = ["pipelines"];
 const TOOLING = new Set<string>([...TOOLING_NAMES, "search", "import"]);
 
 function pipelineId(id: string): string {
-  if (TOOLING.has(id)) throw new ServiceError(405, "METHOD_NOT_ALLOWED", `/api/pipelines/${id} answers POST only`, { headers: { Allow: "POST" } });
+  if (TOOLING.has(id)) throw new ServiceError("METHOD_NOT_ALLOWED", `/api/pipelines/${id} answers POST only`, { headers: { Allow: "POST" } });
   return id;
 }
 

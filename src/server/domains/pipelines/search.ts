@@ -24,7 +24,7 @@ const SCANNED_CHARS = 256 * 1024;
 /** Ranked hits for a query; SEARCH_ERROR for an empty query. */
 export async function searchPipelines(store: Pick<PipelineStore, "searchPipelines"> & Pick<TemplateStore, "searchTemplates">, caller: Caller, query: string, limit = 20): Promise<{ query: string; total: number; hits: SearchHit[] }> {
   const words = searchWords(query);
-  if (words.length === 0) throw new ServiceError(400, "SEARCH_ERROR", "the query is empty", { suggestion: "send words to look for, e.g. {\"query\": \"rna-seq salmon\"}" });
+  if (words.length === 0) throw new ServiceError("SEARCH_ERROR", "the query is empty", { suggestion: "send words to look for, e.g. {\"query\": \"rna-seq salmon\"}" });
   const [pipelines, templates] = await Promise.all([
     store.searchPipelines(query, { visibleTo: caller.admin ? undefined : caller.id, limit: 100 }),
     store.searchTemplates(query, { limit: 100 }),

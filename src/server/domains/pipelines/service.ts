@@ -33,12 +33,12 @@ export async function readable(store: Pick<PipelineReads, "getPipeline">, caller
 /** A pipeline the caller may change; a readable one they may not change is 403, others NOT_FOUND. */
 export async function writable(store: PipelineStore, caller: Caller, id: string): Promise<Pipeline> {
   const pipeline = await readable(store, caller, id);
-  if (!canWrite(caller, pipeline)) throw new ServiceError(403, "ACCESS_DENIED", `pipeline ${id} belongs to ${pipeline.owner}`, { suggestion: "fork it to get a copy you can change" });
+  if (!canWrite(caller, pipeline)) throw new ServiceError("ACCESS_DENIED", `pipeline ${id} belongs to ${pipeline.owner}`, { suggestion: "fork it to get a copy you can change" });
   return pipeline;
 }
 
 function missing(id: string): ServiceError {
-  return new ServiceError(404, "NOT_FOUND", `no saved pipeline ${id}`, { suggestion: "GET /api/pipelines lists the saved pipelines (a translation's draft id is not a saved id: save its toml_content first)" });
+  return new ServiceError("NOT_FOUND", `no saved pipeline ${id}`, { suggestion: "GET /api/pipelines lists the saved pipelines (a translation's draft id is not a saved id: save its toml_content first)" });
 }
 
 export interface CreateInput {
@@ -84,7 +84,7 @@ export interface UpdateInput {
 /** Applies a change as the next revision (CONFLICT when `revision` is not the current one). */
 export async function updateSaved(store: PipelineStore, caller: Caller, id: string, input: UpdateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
   if (input.toml_content === undefined && input.name === undefined && input.tags === undefined && input.visibility === undefined) {
-    throw new ServiceError(400, "BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
+    throw new ServiceError("BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
   }
   await writable(store, caller, id);
   const described = input.toml_content !== undefined ? await describeText(input.toml_content) : undefined;
@@ -109,11 +109,11 @@ export async function findRevision(store: PipelineStore, pipelineId: string, ref
   const number = typeof ref === "number" ? ref : /^\d{1,9}$/.test(ref) ? Number(ref) : undefined;
   if (number !== undefined) {
     return store.getRevision(pipelineId, number).catch((error: unknown) => {
-      throw isStoreError(error, "NOT_FOUND") ? new ServiceError(404, "NOT_FOUND", `pipeline ${pipelineId} has no revision ${number}`, { suggestion: `GET /api/pipelines/${pipelineId}/revisions lists them` }) : error;
+      throw isStoreError(error, "NOT_FOUND") ? new ServiceError("NOT_FOUND", `pipeline ${pipelineId} has no revision ${number}`, { suggestion: `GET /api/pipelines/${pipelineId}/revisions lists them` }) : error;
     });
   }
   const found = (await store.listRevisions(pipelineId)).find((revision) => revision.id === ref);
-  if (!found) throw new ServiceError(404, "NOT_FOUND", `pipeline ${pipelineId} has no revision ${ref}`, { suggestion: `GET /api/pipelines/${pipelineId}/revisions lists them` });
+  if (!found) throw new ServiceError("NOT_FOUND", `pipeline ${pipelineId} has no revision ${ref}`, { suggestion: `GET /api/pipelines/${pipelineId}/revisions lists them` });
   return found;
 }
 

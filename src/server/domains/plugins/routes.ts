@@ -32,7 +32,7 @@ function requestKeys(given: string[] | Record<string, string> | undefined): Trus
   const entries: [string | null, string, string][] = Array.isArray(given) ? given.map((key, index) => [null, key, `trusted_keys[${index}]`]) : Object.entries(given).map(([id, key]) => [id, key, `trusted_keys.${id}`]);
   return entries.map(([id, text, where]) => {
     const key = readPublicKey(text, where);
-    if (!(key instanceof Uint8Array)) throw new ServiceError(400, "PLUGIN_ERROR", key.message, { suggestion: "give each trusted key as the base64 public key `strand plugin keygen` prints" });
+    if (!(key instanceof Uint8Array)) throw new ServiceError("PLUGIN_ERROR", key.message, { suggestion: "give each trusted key as the base64 public key `strand plugin keygen` prints" });
     return { id, key };
   });
 }

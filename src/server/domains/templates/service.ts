@@ -103,7 +103,7 @@ export async function oneTemplate(store: TemplateReads, key: string): Promise<Ap
   }
   const byName = (await store.listTemplates()).find((template) => template.name === key);
   if (byName) return fromStored(byName);
-  throw new ServiceError(404, "NOT_FOUND", `no template ${key}`, { suggestion: "GET /api/templates lists every template" });
+  throw new ServiceError("NOT_FOUND", `no template ${key}`, { suggestion: "GET /api/templates lists every template" });
 }
 
 export interface NewTemplateInput {
@@ -118,7 +118,7 @@ export async function addTemplate(store: TemplateStore, input: NewTemplateInput,
   const { facts, validation } = await describeText(input.toml_content);
   const name = input.name.trim();
   const clash = findBuiltIn(name) ?? (await store.listTemplates()).find((template) => template.name.toLowerCase() === name.toLowerCase());
-  if (clash) throw new ServiceError(409, "CONFLICT", `a template named ${name} already exists`, { suggestion: "choose another name" });
+  if (clash) throw new ServiceError("CONFLICT", `a template named ${name} already exists`, { suggestion: "choose another name" });
   const stored = await store.createTemplate({
     name,
     description: input.description ?? facts.description,
@@ -136,10 +136,10 @@ export async function addTemplate(store: TemplateStore, input: NewTemplateInput,
  */
 export async function removeTemplate(store: TemplateStore, caller: Caller, key: string): Promise<string> {
   const builtIn = findBuiltIn(key);
-  if (builtIn) throw new ServiceError(403, "ACCESS_DENIED", `${builtIn.slug} is a built-in template and cannot be deleted`, { suggestion: "built-in templates come with strand; add your own with POST /api/templates" });
+  if (builtIn) throw new ServiceError("ACCESS_DENIED", `${builtIn.slug} is a built-in template and cannot be deleted`, { suggestion: "built-in templates come with strand; add your own with POST /api/templates" });
   const template = await oneTemplate(store, key);
   if (!caller.admin && template.owner !== caller.id) {
-    throw new ServiceError(403, "ACCESS_DENIED", `template ${template.name} belongs to another user; only its owner or an administrator can delete it`, { suggestion: "add your own copy with POST /api/templates under another name" });
+    throw new ServiceError("ACCESS_DENIED", `template ${template.name} belongs to another user; only its owner or an administrator can delete it`, { suggestion: "add your own copy with POST /api/templates under another name" });
   }
   await store.deleteTemplate(template.id);
   return template.id;

@@ -6,6 +6,7 @@
 import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import { EngineError } from "../../../engine/findings.js";
 import { bodyHook } from "../../body-hook.js";
+import type { ServiceErrorCode } from "../../error-codes.js";
 import { ServiceError } from "../../errors.js";
 import { DagResult, engineWorkResponses, failureResponse, jsonBody, jsonResponse, LintResult } from "../../openapi-shapes.js";
 import * as schemas from "./schemas.js";
@@ -41,14 +42,14 @@ function toolRoute(name: (typeof tooling.TOOLING_NAMES)[number], summary: string
 }
 
 /** Runs a tool, turning engine errors into the endpoint's error code. */
-async function tool<T>(code: string, work: () => Promise<T> | T): Promise<T> {
+async function tool<T>(code: ServiceErrorCode, work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     const { finding } = error;
     const where = finding.line != null ? `, line ${finding.line}, column ${finding.column ?? 1}` : "";
-    throw new ServiceError(400, tooling.isParseFailure(error) ? "PARSE_ERROR" : code, finding.message, {
+    throw new ServiceError(tooling.isParseFailure(error) ? "PARSE_ERROR" : code, finding.message, {
       detail: `${finding.code}${where}`,
       ...(finding.suggestion ? { suggestion: finding.suggestion } : {}),
     });

@@ -71,7 +71,7 @@ export function loadDetached(text: string, options: { config?: Record<string, st
 /** A page's start from a cursor this module issued (the offset, as text); BAD_REQUEST for anything else. */
 function pageStart(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
-  if (!/^\d{1,9}$/.test(cursor)) throw new ServiceError(400, "BAD_REQUEST", "the cursor is not one this service issued", { suggestion: "pass next_cursor from the previous page, or leave cursor out for the first page" });
+  if (!/^\d{1,9}$/.test(cursor)) throw new ServiceError("BAD_REQUEST", "the cursor is not one this service issued", { suggestion: "pass next_cursor from the previous page, or leave cursor out for the first page" });
   return Number(cursor);
 }
 
@@ -294,12 +294,12 @@ export function textFacts(toml: string, source = "toml_content"): TextFacts {
   } catch (error) {
     const where = error instanceof TomlError ? `line ${error.line}, column ${error.column}` : undefined;
     const reason = (error as Error).message.split("\n")[0] ?? "not valid TOML";
-    throw new ServiceError(400, "PARSE_ERROR", `${source} is not valid TOML: ${reason}`, { ...(where ? { detail: where } : {}), suggestion: "fix the TOML syntax at the position shown (POST /api/pipelines/validate shows every problem)" });
+    throw new ServiceError("PARSE_ERROR", `${source} is not valid TOML: ${reason}`, { ...(where ? { detail: where } : {}), suggestion: "fix the TOML syntax at the position shown (POST /api/pipelines/validate shows every problem)" });
   }
   const workflow = document.workflow;
   const name = workflow && typeof workflow === "object" && !Array.isArray(workflow) ? text((workflow as Record<string, unknown>).name) : null;
   if (name === null) {
-    throw new ServiceError(400, "PARSE_ERROR", `${source} has no [workflow] name`, { detail: "line 1, column 1", suggestion: 'start the pipeline with [workflow] and name = "my-pipeline"' });
+    throw new ServiceError("PARSE_ERROR", `${source} has no [workflow] name`, { detail: "line 1, column 1", suggestion: 'start the pipeline with [workflow] and name = "my-pipeline"' });
   }
   const table = workflow as Record<string, unknown>;
   return {
