@@ -2650,6 +2650,8 @@ export interface components {
             revision_id: string | number;
         };
         Run: {
+            /** @description what the run's state allows now (POST /api/runs/{id}/<action>): pause a running run, resume a paused one, cancel one that has not ended, retry a failed or cancelled one that was not a dry run */
+            actions: ("pause" | "resume" | "cancel" | "retry")[];
             counts: components["schemas"]["RunCounts"];
             created_at: string;
             dry_run: boolean;

@@ -18,6 +18,7 @@ import type { RunEvent } from "../../engine/run/event-log.js";
 import type { EventBus } from "../events/event-bus.js";
 import { isStoreError } from "../store/store-error.js";
 import type { Run, RunPatch, RunStatus, RunStore } from "../store/runs/contract.js";
+import { ACTIVE_RUN_STATUSES } from "../store/runs/run-states.js";
 import { engineInvocation, PIPELINE_TEXT_MAX_BYTES, runFiles, runRequestOf, type RunFiles, type RunRequest } from "./engine-command.js";
 import { PLAN_MAX_BYTES, planLogLines, readDryRunPlan } from "./dry-run-plan.js";
 import { EventLogFollower, readWorkspaceEventLog } from "./event-log-follower.js";
@@ -402,7 +403,7 @@ export class RunSupervisor {
    */
   async recover(): Promise<{ started: number; attached: number; finished: number }> {
     const summary = { started: 0, attached: 0, finished: 0 };
-    for (const status of ["queued", "running", "paused"] as const) {
+    for (const status of ACTIVE_RUN_STATUSES) {
       for (const run of await this.allRuns(status)) {
         if (this.runs.has(run.id) || !run.workspace) continue;
         const files = runFiles(run.workspace, run.id);
@@ -575,7 +576,7 @@ export class RunSupervisor {
     await supervised.writes;
     let final: Run | undefined;
     try {
-      final = await this.options.store.updateRun(run.id, { status, finished_at: finishedAt, exit_code: code, counts, error }, { expectedStatus: ["queued", "running", "paused"] });
+      final = await this.options.store.updateRun(run.id, { status, finished_at: finishedAt, exit_code: code, counts, error }, { expectedStatus: ACTIVE_RUN_STATUSES });
     } catch (caught) {
       if (!isStoreError(caught, "CONFLICT")) throw caught;
       // Cancelled by a request while the engine was stopping: keep that status, record how it ended.

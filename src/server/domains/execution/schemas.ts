@@ -3,7 +3,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_RUNTIMES, TARGET_TYPES } from "../../runner/run-targets.js";
-import { RUN_STATUSES } from "../../store/runs/contract.js";
+import { RUN_ACTIONS, RUN_STATUSES } from "../../store/runs/run-states.js";
 import { DagResult, FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
 
 /** One line of text for an engine argument: no line breaks or NUL bytes. */
@@ -51,7 +51,7 @@ export const RunCountsSchema = z.object({ total: z.number().int(), completed: z.
 export const RunSchema = z
   .object({
     id: z.string(),
-    status: z.enum(RUN_STATUSES as [string, ...string[]]),
+    status: z.enum(RUN_STATUSES),
     pipeline_id: z.string().nullable(),
     pipeline_revision: z.number().int().nullable(),
     workflow_name: z.string(),
@@ -64,6 +64,7 @@ export const RunSchema = z
     counts: RunCountsSchema,
     retry_of: z.string().nullable(),
     dry_run: z.boolean(),
+    actions: z.array(z.enum(RUN_ACTIONS)).openapi({ description: "what the run's state allows now (POST /api/runs/{id}/<action>): pause a running run, resume a paused one, cancel one that has not ended, retry a failed or cancelled one that was not a dry run" }),
     workspace: z.string().nullable().openapi({ description: "the run's working folder on the server; shown to administrators only (null for other callers, whose views say <workspace> for it)" }),
     error: z.string().nullable().openapi({ description: "why the run failed or was cancelled" }),
   })
@@ -76,7 +77,7 @@ export const RunPageSchema = z.object({ items: z.array(RunSchema), next_cursor: 
 export const RunListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "page size (default 50, at most 500)" }),
   cursor: z.string().max(500).optional().openapi({ description: "next_cursor of the previous page" }),
-  status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
   q: z.string().max(200).optional().openapi({ description: "part of the workflow name" }),
 });
 

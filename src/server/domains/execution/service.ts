@@ -23,6 +23,7 @@ import type { RunSupervisor } from "../../runner/supervisor.js";
 import { readWorkspaceFile, readWorkspaceJson } from "../../runner/workspace-reader.js";
 import { isStoreError } from "../../store/store-error.js";
 import type { Run, RunReads, RunStatus, RunStore, RunTarget } from "../../store/runs/contract.js";
+import { allowedRunActions, isTerminalRunStatus, RUN_ACTION_FROM, runActionAllowed, type RunAction } from "../../store/runs/run-states.js";
 import type { PipelineReads, PipelineStore } from "../../store/pipelines/contract.js";
 import { readable } from "../pipelines/service.js";
 import { validateForRun, type ApiFinding } from "../workflow/service.js";
@@ -65,15 +66,14 @@ export type ExecutionReadContext = Omit<ExecutionContext, "store" | "supervisor"
 };
 
 /** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
-export type RunView = Omit<Run, "pid" | "events_path" | "request"> & { dry_run: boolean };
-
-const TERMINAL: RunStatus[] = ["completed", "failed", "cancelled"];
+export type RunView = Omit<Run, "pid" | "events_path" | "request"> & { dry_run: boolean; actions: RunAction[] };
 
 /** The API view of a run; a run this process supervises shows its live counts. */
 export function runView(context: Pick<ExecutionReadContext, "supervisor">, run: Run): RunView {
   const live = context.supervisor.progress(run.id);
   const { pid: _pid, events_path: _events, request: _request, ...shown } = run;
-  return { ...shown, counts: live && !TERMINAL.includes(run.status) ? live.counts() : run.counts, dry_run: isDryRun(run) };
+  const dryRun = isDryRun(run);
+  return { ...shown, counts: live && !isTerminalRunStatus(run.status) ? live.counts() : run.counts, dry_run: dryRun, actions: allowedRunActions({ status: run.status, dry_run: dryRun }) };
 }
 
 const dryRuns = new Map<string, boolean>();
@@ -195,7 +195,7 @@ async function recordRun(context: ExecutionContext, request: RunRequest, fields:
 /** Retry: a new run in the parent's workspace that re-executes failed jobs and what depends on them. */
 export async function retryRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
   const parent = await readableRun(context, caller, id);
-  if (parent.status !== "failed" && parent.status !== "cancelled") {
+  if (!runActionAllowed("retry", parent.status)) {
     const suggestion = parent.status === "completed" ? "nothing failed: start a new run with POST /api/runs to run it again" : `wait for it to end, or cancel it (POST /api/runs/${id}/cancel), then retry`;
     throw new ServiceError("RETRY_ERROR", `run ${id} is ${parent.status}; only a failed or cancelled run can be retried`, { suggestion });
   }
@@ -251,13 +251,13 @@ function refuseLinks(workspace: string, paths: string[]): void {
 export async function cancelRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
   const run = await readableRun(context, caller, id);
   if (run.status === "cancelled") return runView(context, run);
-  if (run.status === "completed" || run.status === "failed") {
+  if (!runActionAllowed("cancel", run.status)) {
     throw new ServiceError("RUN_ERROR", `run ${id} is ${run.status}; only a queued, running or paused run can be cancelled`, { suggestion: run.status === "failed" ? `POST /api/runs/${id}/retry re-runs what failed` : undefined });
   }
   const now = new Date().toISOString();
   // The row is written first, so the engine's own end cannot overwrite the user's decision.
   const patch = run.status === "queued" ? { status: "cancelled" as const, finished_at: now, error: "cancelled before it started" } : { status: "cancelled" as const, error: "cancelled by request" };
-  const cancelled = await transition(context, run, ["queued", "running", "paused"], patch);
+  const cancelled = await transition(context, run, RUN_ACTION_FROM.cancel, patch);
   context.supervisor.noteStatus(id, "cancelled");
   context.supervisor.cancel(id);
   context.events.publish("run_cancelled", { run_id: id, status: "cancelled", cancelled_at: now }, run.owner);
@@ -267,9 +267,9 @@ export async function cancelRun(context: ExecutionContext, caller: Caller, id: s
 /** Pause: a running run stops starting jobs and suspends its running local jobs. */
 export async function pauseRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
   const run = await readableRun(context, caller, id);
-  if (run.status !== "running") throw stateError(id, run.status, "paused", "only a running run can be paused");
+  if (!runActionAllowed("pause", run.status)) throw stateError(id, run.status, "paused", "only a running run can be paused");
   if (!context.supervisor.pause(id)) throw new ServiceError("RUN_ERROR", `run ${id}'s engine is not reachable from this service (still starting, or already ending)`, { suggestion: "try again in a moment" });
-  const paused = await transition(context, run, ["running"], { status: "paused" });
+  const paused = await transition(context, run, RUN_ACTION_FROM.pause, { status: "paused" });
   context.supervisor.noteStatus(id, "paused");
   context.events.publish("run_paused", { run_id: id, status: "paused" }, run.owner);
   return runView(context, paused);
@@ -278,9 +278,9 @@ export async function pauseRun(context: ExecutionContext, caller: Caller, id: st
 /** Resume: a paused run carries on. */
 export async function resumeRun(context: ExecutionContext, caller: Caller, id: string): Promise<RunView> {
   const run = await readableRun(context, caller, id);
-  if (run.status !== "paused") throw stateError(id, run.status, "resumed", "only a paused run can be resumed");
+  if (!runActionAllowed("resume", run.status)) throw stateError(id, run.status, "resumed", "only a paused run can be resumed");
   if (!context.supervisor.resume(id)) throw new ServiceError("RUN_ERROR", `run ${id}'s engine is not reachable from this service`, { suggestion: "cancel the run and retry it" });
-  const resumed = await transition(context, run, ["paused"], { status: "running" });
+  const resumed = await transition(context, run, RUN_ACTION_FROM.resume, { status: "running" });
   context.supervisor.noteStatus(id, "running");
   context.events.publish("run_resumed", { run_id: id, status: "running" }, run.owner);
   return runView(context, resumed);
@@ -293,7 +293,7 @@ export async function runDetail(context: ExecutionContext, caller: Caller, id: s
   return { ...runView(context, run), log_tail: logTail };
 }
 
-async function transition(context: ExecutionContext, run: Run, from: RunStatus[], patch: Partial<Run>): Promise<Run> {
+async function transition(context: ExecutionContext, run: Run, from: readonly RunStatus[], patch: Partial<Run>): Promise<Run> {
   try {
     return await context.store.updateRun(run.id, patch, { expectedStatus: from });
   } catch (error) {

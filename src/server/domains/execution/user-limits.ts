@@ -16,6 +16,7 @@ import { ServiceError } from "../../errors.js";
 import { runRequestOf, type RunRequest } from "../../runner/engine-command.js";
 import { megabytes, type WorkspaceQuota } from "../../runner/workspace-quota.js";
 import type { Run, RunStatus, RunStore } from "../../store/runs/contract.js";
+import { ACTIVE_RUN_STATUSES } from "../../store/runs/run-states.js";
 
 /** The limits per user; 0 means no limit. */
 export interface UserLimits {
@@ -28,7 +29,7 @@ export interface UserLimits {
 /** No limits (personal mode, embeddings and tests unless they set some). */
 export const NO_USER_LIMITS: UserLimits = Object.freeze({ maxRuns: 0, maxThreads: 0 });
 
-const ACTIVE: RunStatus[] = ["queued", "running", "paused"];
+const ACTIVE: readonly RunStatus[] = ACTIVE_RUN_STATUSES;
 
 /** The threads a run may use at once: its jobs setting; a dry run executes nothing. */
 export function runThreads(request: Pick<RunRequest, "jobs" | "dry_run">): number {

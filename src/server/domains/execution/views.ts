@@ -17,6 +17,7 @@ import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readWorkspaceText } from "../../runner/workspace-reader.js";
 import type { Run } from "../../store/runs/contract.js";
+import { isTerminalRunStatus } from "../../store/runs/run-states.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
 import { diagnoseRun } from "../../../engine/run/diagnosis.js";
 import { readLinePage } from "./log-pages.js";
@@ -189,7 +190,7 @@ export async function runDagStatus(context: ExecutionReadContext, caller: Caller
     return { ...node, status: nodeStatus(counts), jobs: counts };
   });
   const counts = progress.counts();
-  const terminal = run.status === "completed" || run.status === "failed" || run.status === "cancelled";
+  const terminal = isTerminalRunStatus(run.status);
   const finished = [...progress.jobs.values()].filter((job) => job.state === "completed" && job.duration_ms !== null);
   let etaMs: number | null = null;
   if (terminal) etaMs = 0;

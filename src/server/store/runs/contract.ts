@@ -3,12 +3,9 @@
  * (snake_case); timestamps are RFC 3339 UTC strings in both implementations.
  */
 import type { Page } from "../keyset-cursor.js";
+import type { RunStatus } from "./run-states.js";
 
-/** The states of a run; the last three are terminal. */
-export type RunStatus = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
-
-/** Every run state, in lifecycle order. */
-export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "failed", "cancelled"];
+export { RUN_STATUSES, type RunStatus } from "./run-states.js";
 
 /** Where a run executes: `{type: local|slurm|…, …backend options}`. */
 export interface RunTarget {

@@ -1,6 +1,7 @@
 /** The PostgreSQL tables of this area (runs and the runner's bookkeeping); drizzle-kit generates `drizzle/pg/` from every area's. */
 import { sql } from "drizzle-orm";
 import { check, index, integer, json, pgTable, text } from "drizzle-orm/pg-core";
+import { RUN_STATUSES } from "./run-states.js";
 import type { RunCounts, RunRequestRecord, RunTarget } from "./contract.js";
 
 /** Runs; pipeline_id is deliberately not a foreign key, so a run's history outlives its pipeline. */
@@ -8,7 +9,7 @@ export const runs = pgTable(
   "runs",
   {
     id: text().primaryKey(),
-    status: text({ enum: ["queued", "running", "paused", "completed", "failed", "cancelled"] }).notNull(),
+    status: text({ enum: RUN_STATUSES }).notNull(),
     pipeline_id: text(),
     pipeline_revision: integer(),
     workflow_name: text().notNull(),

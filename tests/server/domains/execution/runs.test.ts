@@ -249,7 +249,7 @@ describe("controlling a run", () => {
     await waitForRun(base, id, (run) => run.counts.running === 1);
     const paused = await pause(id);
     expect(paused.response.status).toBe(200);
-    expect(paused.data?.status).toBe("paused");
+    expect(paused.data).toMatchObject({ status: "paused", actions: ["resume", "cancel"] });
     const twice = await pause(id);
     expect(twice.response.status).toBe(400);
     expect(twice.error?.code).toBe("RUN_ERROR");
@@ -258,9 +258,9 @@ describe("controlling a run", () => {
     expect(await getRun(id)).toMatchObject({ status: "paused", counts: { completed: 0, running: 1, pending: 1 } });
     const resumed = await resume(id);
     expect(resumed.response.status).toBe(200);
-    expect(resumed.data?.status).toBe("running");
+    expect(resumed.data).toMatchObject({ status: "running", actions: ["pause", "cancel"] });
     expect((await resume(id)).error?.code).toBe("RUN_ERROR");
-    expect(await waitForRun(base, id)).toMatchObject({ status: "completed", counts: { completed: 2 } });
+    expect(await waitForRun(base, id)).toMatchObject({ status: "completed", counts: { completed: 2 }, actions: [] });
 
     const slow = await createRun(SLOW);
     await waitForRun(base, slow, (run) => run.counts.running === 1);
@@ -280,7 +280,7 @@ describe("controlling a run", () => {
     ]);
     const id = await createRun(pipeline);
     const failed = await waitForRun(base, id);
-    expect(failed).toMatchObject({ status: "failed", exit_code: 1, counts: { total: 3, completed: 1, failed: 1, skipped: 1 } });
+    expect(failed).toMatchObject({ status: "failed", exit_code: 1, counts: { total: 3, completed: 1, failed: 1, skipped: 1 }, actions: ["retry"] });
     expect(failed.error).toMatch(/1 job failed|shaky/);
     const diagnosis = await diagnostics(id);
     expect(diagnosis.failures).toEqual([expect.objectContaining({ rule: "shaky", job: "shaky", exit_code: 3, log_excerpt: expect.arrayContaining(["not fixed yet"]) })]);
