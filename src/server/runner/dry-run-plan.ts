@@ -14,7 +14,7 @@ export interface PlanReason {
 }
 
 /** One job of a dry run's plan. */
-export interface PlannedJob {
+export interface DryRunJob {
   job: string;
   rule: string;
   status: "would_run" | "would_skip";
@@ -27,7 +27,7 @@ export interface DryRunPlan {
   total: number;
   would_run: number;
   would_skip: number;
-  jobs: PlannedJob[];
+  jobs: DryRunJob[];
 }
 
 /** The most of a saved plan that is read (a plan of 100,000 jobs takes about 20 MB). */
@@ -43,7 +43,7 @@ export function planOf(document: unknown): DryRunPlan | undefined {
   if (!isRecord(document)) return undefined;
   const data = isRecord(document.data) && "command" in document ? document.data : document;
   if (!Array.isArray(data.plan)) return undefined;
-  const jobs: PlannedJob[] = [];
+  const jobs: DryRunJob[] = [];
   for (const entry of data.plan) {
     if (!isRecord(entry) || typeof entry.name !== "string") continue;
     const reason = isRecord(entry.reason) && typeof entry.reason.code === "string" ? { code: entry.reason.code, text: typeof entry.reason.text === "string" ? entry.reason.text : entry.reason.code } : null;

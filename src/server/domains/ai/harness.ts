@@ -8,9 +8,9 @@
 import { NoSuchToolError, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import { ServiceError } from "../../errors.js";
 import { classifyFailure, describeCandidate, languageModel, ProviderFailure, type ProviderCandidate } from "./providers.js";
+import type { AiTask } from "./tasks.js";
 
-/** What each call of the harness is for (shown in logs and metrics). */
-export type AiTask = "translate" | "chat" | "explain" | "interpret" | "optimize" | "test";
+export type { AiTask } from "./tasks.js";
 
 /** One model call as logged and counted. */
 export interface CallRecord {

@@ -6,10 +6,11 @@
 import { tool, type ToolSet } from "ai";
 import { z } from "zod";
 import type { AiReader, TemplateHint } from "./reader.js";
+import type { PromptTask } from "./tasks.js";
 
 /** The knowledge the harness gives the model (from `knowledge/`), as plain functions. */
 export interface AiKnowledge {
-  systemPrompt(task: "translate" | "chat" | "explain" | "interpret" | "optimize"): string;
+  systemPrompt(task: PromptTask): string;
   extractToml(reply: string): string | null;
   lookupPackages(query: string, limit?: number): unknown[];
   lookupDomain(query: string): unknown[];

@@ -7,7 +7,7 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Pipeline, PipelineStore, StorageQuota } from "../../store/pipelines/contract.js";
+import type { SavedPipeline, PipelineStore, StorageQuota } from "../../store/pipelines/contract.js";
 import type { Share, ShareStore } from "../../store/shares/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { createSaved, DEFAULT_QUOTA, readable, writable } from "../pipelines/service.js";
@@ -20,7 +20,7 @@ import { readShareLanding } from "./remote-share.js";
 export const SHARE_DAYS = { default: 30, max: 3650 };
 
 /** Copies a pipeline the caller may read into a private pipeline they own. */
-export async function forkPipeline(store: PipelineStore & ShareStore, caller: Caller, id: string, name?: string, quota: StorageQuota = DEFAULT_QUOTA): Promise<Pipeline> {
+export async function forkPipeline(store: PipelineStore & ShareStore, caller: Caller, id: string, name?: string, quota: StorageQuota = DEFAULT_QUOTA): Promise<SavedPipeline> {
   const source = await readable(store, caller, id);
   return store.createPipeline({
     name: name ?? `${source.name} (fork)`,
@@ -117,7 +117,7 @@ export interface ImportContext {
 }
 
 export interface ImportResult {
-  pipeline: Pipeline;
+  pipeline: SavedPipeline;
   validation: Validation;
   source: { kind: "share" | "toml"; url: string; local: boolean };
 }

@@ -9,7 +9,7 @@ import { knownBuild, KNOWN_BUILDS } from "../../../engine/data/reference-genomes
 import { suggestTemplates, type DataAnalysis, type TemplateSuggestion } from "../../../engine/data/analyze-data.js";
 
 /** One thing known of the data. */
-export interface Finding {
+export interface DataFact {
   field: string;
   value: string | number | boolean | string[];
   confidence: number;
@@ -20,8 +20,8 @@ export interface Finding {
 /** Two sources that disagree on a field. */
 export interface Conflict {
   field: string;
-  file_scan: Finding["value"];
-  user_description: Finding["value"];
+  file_scan: DataFact["value"];
+  user_description: DataFact["value"];
   message: string;
 }
 
@@ -29,7 +29,7 @@ export interface Conflict {
 export interface Perception {
   /** 0 nothing given, 2 a description only, 3 files analysed (with or without a description). */
   data_level: 0 | 2 | 3;
-  findings: Finding[];
+  findings: DataFact[];
   conflicts: Conflict[];
   warnings: string[];
   suggestions: string[];
@@ -60,10 +60,10 @@ const ORGANISMS: [RegExp, string][] = [
 const NUMBER_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, duplicate: 2, triplicate: 3, quadruplicate: 4 };
 
 /** What the description says, each finding with the words it rests on. */
-export function describedFindings(description: string): Finding[] {
+export function describedFindings(description: string): DataFact[] {
   const text = description.trim();
-  const findings: Finding[] = [];
-  const said = (field: string, value: Finding["value"], confidence: number, words: string) => findings.push({ field, value, confidence, source: "user_description", evidence: `"${words}"` });
+  const findings: DataFact[] = [];
+  const said = (field: string, value: DataFact["value"], confidence: number, words: string) => findings.push({ field, value, confidence, source: "user_description", evidence: `"${words}"` });
   const layout = /\b(\d)\s*[x×]\s*(\d{2,3})\s*(bp)?\b/i.exec(text);
   if (layout) {
     said("read_type", layout[1] === "2" ? "paired" : "single", 0.8, layout[0]);
@@ -114,13 +114,13 @@ export function describedFindings(description: string): Finding[] {
 }
 
 /** What the analysis says, each finding naming the files it rests on. */
-export function scannedFindings(analysis: DataAnalysis): Finding[] {
-  const findings: Finding[] = [];
+export function scannedFindings(analysis: DataAnalysis): DataFact[] {
+  const findings: DataFact[] = [];
   const names = (paths: string[]) => {
     const shown = paths.slice(0, 6).map((path) => path.split("/").pop()!).join(", ");
     return paths.length > 6 ? `${shown} and ${paths.length - 6} more` : shown;
   };
-  const seen = (field: string, value: Finding["value"], confidence: number, evidence: string) => findings.push({ field, value, confidence, source: "file_scan", evidence });
+  const seen = (field: string, value: DataFact["value"], confidence: number, evidence: string) => findings.push({ field, value, confidence, source: "file_scan", evidence });
   seen("files_count", analysis.summary.files, 1, `${analysis.summary.files} file(s) scanned${analysis.truncated ? " (the scan stopped at its limits)" : ""}`);
   seen("total_size", analysis.summary.total_size, 1, "sizes on disk");
   for (const format of analysis.summary.formats_detected) {
@@ -151,7 +151,7 @@ export function perceiveData(analysis: DataAnalysis | null, description: string)
   const described = description.trim() ? describedFindings(description) : [];
   const warnings: string[] = [...(analysis?.warnings ?? [])];
   const conflicts: Conflict[] = [];
-  const valueOf = (findings: Finding[], field: string) => findings.find((finding) => finding.field === field)?.value;
+  const valueOf = (findings: DataFact[], field: string) => findings.find((finding) => finding.field === field)?.value;
   for (const field of ["read_type", "read_length"]) {
     const fromFiles = valueOf(scanned, field);
     const fromText = valueOf(described, field);

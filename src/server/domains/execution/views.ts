@@ -9,7 +9,7 @@ import { EngineError } from "../../../engine/findings.js";
 import { engineTasks } from "../../engine-pool.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { DryRunPlan, PlannedJob } from "../../runner/dry-run-plan.js";
+import type { DryRunPlan, DryRunJob } from "../../runner/dry-run-plan.js";
 import { JobTable, type JobPage, type JobQuery } from "./job-table.js";
 import { adoptEndedLiveFold, cachedFold, expandJobs, fileVersion, lazily, type RunFold } from "./run-folds.js";
 import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type RunFiles } from "../../runner/engine-command.js";
@@ -102,14 +102,14 @@ function ruleJobs(jobs: JobProgress[]): RuleJobs {
 }
 
 /** A rule's jobs in a dry run's plan: counted as skipped (nothing ran), the node marked by what would happen. */
-function plannedNode(jobs: PlannedJob[]): { status: NodeStatus; jobs: RuleJobs } {
+function plannedNode(jobs: DryRunJob[]): { status: NodeStatus; jobs: RuleJobs } {
   const wouldRun = jobs.some((job) => job.status === "would_run");
   return { status: wouldRun ? "would_run" : "would_skip", jobs: { total: jobs.length, completed: 0, failed: 0, running: 0, skipped: jobs.length } };
 }
 
 /** A dry run's planned jobs grouped by rule, in the order the rules first appear. */
-function plannedByRule(plan: DryRunPlan, ruleNames: string[]): Map<string, PlannedJob[]> {
-  const groups = new Map<string, PlannedJob[]>(ruleNames.map((name) => [name, []]));
+function plannedByRule(plan: DryRunPlan, ruleNames: string[]): Map<string, DryRunJob[]> {
+  const groups = new Map<string, DryRunJob[]>(ruleNames.map((name) => [name, []]));
   for (const job of plan.jobs) {
     if (!groups.has(job.rule)) groups.set(job.rule, []);
     groups.get(job.rule)!.push(job);

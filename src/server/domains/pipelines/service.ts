@@ -7,22 +7,22 @@
  */
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Pipeline, PipelineRevision, PipelineReads, PipelineStore, PipelineVisibility, StorageQuota } from "../../store/pipelines/contract.js";
+import type { SavedPipeline, PipelineRevision, PipelineReads, PipelineStore, PipelineVisibility, StorageQuota } from "../../store/pipelines/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { describeKeptText, describeText, type Validation } from "../workflow/service.js";
 
 /** Whether a caller may read a pipeline: its owner, an administrator, or anyone for workspace pipelines. */
-export function canRead(caller: Caller, pipeline: Pipeline): boolean {
+export function canRead(caller: Caller, pipeline: SavedPipeline): boolean {
   return caller.admin || pipeline.owner === caller.id || pipeline.visibility === "workspace";
 }
 
 /** Whether a caller may change, share or delete a pipeline: its owner or an administrator. */
-export function canWrite(caller: Caller, pipeline: Pipeline): boolean {
+export function canWrite(caller: Caller, pipeline: SavedPipeline): boolean {
   return caller.admin || pipeline.owner === caller.id;
 }
 
 /** A pipeline the caller may read; anything else is NOT_FOUND (existence is not revealed). */
-export async function readable(store: Pick<PipelineReads, "getPipeline">, caller: Caller, id: string): Promise<Pipeline> {
+export async function readable(store: Pick<PipelineReads, "getPipeline">, caller: Caller, id: string): Promise<SavedPipeline> {
   const pipeline = await store.getPipeline(id).catch((error: unknown) => {
     throw isStoreError(error, "NOT_FOUND") ? missing(id) : error;
   });
@@ -31,7 +31,7 @@ export async function readable(store: Pick<PipelineReads, "getPipeline">, caller
 }
 
 /** A pipeline the caller may change; a readable one they may not change is 403, others NOT_FOUND. */
-export async function writable(store: PipelineStore, caller: Caller, id: string): Promise<Pipeline> {
+export async function writable(store: PipelineStore, caller: Caller, id: string): Promise<SavedPipeline> {
   const pipeline = await readable(store, caller, id);
   if (!canWrite(caller, pipeline)) throw new ServiceError("ACCESS_DENIED", `pipeline ${id} belongs to ${pipeline.owner}`, { suggestion: "fork it to get a copy you can change" });
   return pipeline;
@@ -57,7 +57,7 @@ export interface CreateInput {
 export const DEFAULT_QUOTA: Required<StorageQuota> = { pipelineBytes: 50 * 1024 * 1024, ownerBytes: 500 * 1024 * 1024 };
 
 /** Saves a new pipeline owned by the caller, with its lint result; QUOTA_EXCEEDED past `quota`. */
-export async function createSaved(store: PipelineStore, caller: Caller, input: CreateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function createSaved(store: PipelineStore, caller: Caller, input: CreateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: SavedPipeline; validation: Validation }> {
   const { facts, validation } = await describeText(input.toml_content, input.source);
   const pipeline = await store.createPipeline({
     name: input.name ?? facts.name,
@@ -82,7 +82,7 @@ export interface UpdateInput {
 }
 
 /** Applies a change as the next revision (CONFLICT when `revision` is not the current one). */
-export async function updateSaved(store: PipelineStore, caller: Caller, id: string, input: UpdateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function updateSaved(store: PipelineStore, caller: Caller, id: string, input: UpdateInput, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: SavedPipeline; validation: Validation }> {
   if (input.toml_content === undefined && input.name === undefined && input.tags === undefined && input.visibility === undefined) {
     throw new ServiceError("BAD_REQUEST", "nothing to change", { suggestion: "send at least one of toml_content, name, tags and visibility" });
   }
@@ -118,7 +118,7 @@ export async function findRevision(store: PipelineStore, pipelineId: string, ref
 }
 
 /** Restores an earlier revision's content and name as a new revision. */
-export async function rollbackSaved(store: PipelineStore, caller: Caller, id: string, ref: string | number, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: Pipeline; validation: Validation }> {
+export async function rollbackSaved(store: PipelineStore, caller: Caller, id: string, ref: string | number, quota: StorageQuota = DEFAULT_QUOTA): Promise<{ pipeline: SavedPipeline; validation: Validation }> {
   await writable(store, caller, id);
   const revision = await findRevision(store, id, ref);
   // Revisions were accepted when saved; one that no longer reads keeps the current facts.

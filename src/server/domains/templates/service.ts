@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { getTemplate as builtInBySlug, listTemplates as builtInSummaries } from "../../../engine/tools/templates.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
-import type { Template as StoredTemplate, TemplateReads, TemplateStore } from "../../store/templates/contract.js";
+import type { TemplateReads, TemplateStore, UserTemplate } from "../../store/templates/contract.js";
 import { isStoreError } from "../../store/store-error.js";
 import { describeText, type Validation } from "../workflow/service.js";
 
@@ -65,7 +65,7 @@ export function builtInTemplates(): ApiTemplate[] {
 }
 
 /** A stored template in the API's shape. */
-export function fromStored(template: StoredTemplate): ApiTemplate {
+export function fromStored(template: UserTemplate): ApiTemplate {
   return {
     id: template.id,
     slug: null,

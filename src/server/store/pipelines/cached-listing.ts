@@ -5,7 +5,7 @@
  * rollback and delete, whichever domain makes it — or for at most `ttlMs`, which bounds how stale it can be
  * when another process shares the database.
  */
-import type { PipelineQuery, PipelineSummary } from "./contract.js";
+import type { PipelineQuery, SavedPipelineSummary } from "./contract.js";
 import type { Store } from "../store.js";
 
 export interface ListingCacheOptions {
@@ -25,10 +25,10 @@ export function withCachedListing(store: Store, options: ListingCacheOptions = {
   const ttlMs = options.ttlMs ?? 1000;
   const maxEntries = options.maxEntries ?? 256;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { rows: Promise<PipelineSummary[]>; at: number; generation: number }>();
+  const cache = new Map<string, { rows: Promise<SavedPipelineSummary[]>; at: number; generation: number }>();
   let generation = 0;
 
-  const listPipelines = (query: PipelineQuery = {}): Promise<PipelineSummary[]> => {
+  const listPipelines = (query: PipelineQuery = {}): Promise<SavedPipelineSummary[]> => {
     const key = `${query.visibleTo ?? "\u0000all"}\u0000${query.limit ?? ""}`;
     const hit = cache.get(key);
     if (hit && hit.generation === generation && now() - hit.at < ttlMs) return hit.rows;

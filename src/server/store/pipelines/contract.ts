@@ -10,7 +10,7 @@ export type PipelineVisibility = "private" | "workspace" | "link";
 export const PIPELINE_VISIBILITIES: readonly PipelineVisibility[] = ["private", "workspace", "link"];
 
 /** A saved pipeline; `revision` starts at 1 and grows by one on every update or rollback. */
-export interface Pipeline {
+export interface SavedPipeline {
   id: string;
   name: string;
   version: string | null;
@@ -27,7 +27,7 @@ export interface Pipeline {
 }
 
 /** A saved pipeline without its text, as listings return it. */
-export type PipelineSummary = Omit<Pipeline, "toml_content">;
+export type SavedPipelineSummary = Omit<SavedPipeline, "toml_content">;
 
 /** What a caller supplies to save a new pipeline; the store fills in id, timestamps and revision 1. */
 export interface NewPipeline {
@@ -45,7 +45,7 @@ export interface NewPipeline {
 
 /** The fields an update may change; absent fields keep their value. */
 export type PipelinePatch = Partial<
-  Pick<Pipeline, "name" | "version" | "description" | "tags" | "toml_content" | "visibility" | "rules_count">
+  Pick<SavedPipeline, "name" | "version" | "description" | "tags" | "toml_content" | "visibility" | "rules_count">
 >;
 
 /**
@@ -67,7 +67,7 @@ export interface RevisionGuard {
 export interface RollbackOptions extends RevisionGuard {
   rules_count?: number;
   /** Fields read from the restored content (version, description, rule count), computed inside the change. */
-  derive?: (toml_content: string) => Partial<Pick<Pipeline, "version" | "description" | "rules_count">>;
+  derive?: (toml_content: string) => Partial<Pick<SavedPipeline, "version" | "description" | "rules_count">>;
 }
 
 /** The content and name a pipeline had at one revision (every revision, including the current one). */
@@ -96,16 +96,16 @@ export interface PipelineQuery {
 /** Saved pipelines and their revisions: what the services may read and change. */
 export interface PipelineStore {
   /** Saves a new pipeline at revision 1, recording that revision. CONFLICT if the id is taken, QUOTA_EXCEEDED past `quota`. */
-  createPipeline(input: NewPipeline, options?: { quota?: StorageQuota }): Promise<Pipeline>;
+  createPipeline(input: NewPipeline, options?: { quota?: StorageQuota }): Promise<SavedPipeline>;
 
   /** The pipeline with this id. NOT_FOUND if there is none. */
-  getPipeline(id: string): Promise<Pipeline>;
+  getPipeline(id: string): Promise<SavedPipeline>;
 
   /** Pipelines without their text, most recently updated first. */
-  listPipelines(query?: PipelineQuery): Promise<PipelineSummary[]>;
+  listPipelines(query?: PipelineQuery): Promise<SavedPipelineSummary[]>;
 
   /** Applies a patch as the next revision, atomically; CONFLICT when `expectedRevision` is stale. */
-  updatePipeline(id: string, patch: PipelinePatch, guard?: RevisionGuard): Promise<Pipeline>;
+  updatePipeline(id: string, patch: PipelinePatch, guard?: RevisionGuard): Promise<SavedPipeline>;
 
   /** Deletes a pipeline with its revisions and share links. NOT_FOUND if there is none. */
   deletePipeline(id: string): Promise<void>;
@@ -117,7 +117,7 @@ export interface PipelineStore {
   getRevision(pipelineId: string, revision: number): Promise<PipelineRevision>;
 
   /** Restores the content and name of an earlier revision as a new revision. */
-  rollbackPipeline(pipelineId: string, revision: number, options?: RollbackOptions): Promise<Pipeline>;
+  rollbackPipeline(pipelineId: string, revision: number, options?: RollbackOptions): Promise<SavedPipeline>;
 
   /** Deletes all but the newest `keep` (at least 1) revisions of a pipeline; how many went. NOT_FOUND for an unknown pipeline. */
   pruneRevisions(pipelineId: string, keep: number): Promise<number>;
@@ -126,7 +126,7 @@ export interface PipelineStore {
   revisionBytes(scope: RevisionScope): Promise<number>;
 
   /** Pipelines matching any word of `text` in name, tags or content, unranked, most recently updated first. */
-  searchPipelines(text: string, query?: PipelineQuery): Promise<Pipeline[]>;
+  searchPipelines(text: string, query?: PipelineQuery): Promise<SavedPipeline[]>;
 }
 
 /** The reads of saved pipelines, for code that must never write them (the AI's capabilities). */

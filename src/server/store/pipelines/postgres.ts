@@ -5,7 +5,7 @@ import { containsAny, insertOrConflict, type PgDb, type PgReader } from "../post
 import { type Clock, definedFields } from "../record-fields.js";
 import { likePatterns } from "../search-terms.js";
 import { checkQuota, notFound, StoreError } from "../store-error.js";
-import type { NewPipeline, Pipeline, PipelinePatch, PipelineQuery, PipelineRevision, PipelineStore, PipelineSummary, RevisionGuard, RevisionScope, RollbackOptions, StorageQuota } from "./contract.js";
+import type { NewPipeline, SavedPipeline, PipelinePatch, PipelineQuery, PipelineRevision, PipelineStore, SavedPipelineSummary, RevisionGuard, RevisionScope, RollbackOptions, StorageQuota } from "./contract.js";
 import { newPipelineRow, revisionRowOf } from "./rows.js";
 import { pipelineRevisions, pipelines } from "./schema-pg.js";
 
@@ -19,7 +19,7 @@ export class PostgresPipelineStore implements PipelineStore {
     private readonly now: Clock,
   ) {}
 
-  async createPipeline(input: NewPipeline, options: { quota?: StorageQuota } = {}): Promise<Pipeline> {
+  async createPipeline(input: NewPipeline, options: { quota?: StorageQuota } = {}): Promise<SavedPipeline> {
     const now = this.now();
     const row = newPipelineRow(input, now);
     await insertOrConflict(
@@ -35,13 +35,13 @@ export class PostgresPipelineStore implements PipelineStore {
     return row;
   }
 
-  async getPipeline(id: string): Promise<Pipeline> {
+  async getPipeline(id: string): Promise<SavedPipeline> {
     const [row] = await this.db.select().from(pipelines).where(eq(pipelines.id, id));
     if (row === undefined) throw notFound("pipeline", id);
     return row;
   }
 
-  async listPipelines(query: PipelineQuery = {}): Promise<PipelineSummary[]> {
+  async listPipelines(query: PipelineQuery = {}): Promise<SavedPipelineSummary[]> {
     return this.db
       .select(SUMMARY_COLUMNS)
       .from(pipelines)
@@ -50,7 +50,7 @@ export class PostgresPipelineStore implements PipelineStore {
       .limit(clampLimit(query.limit, PIPELINE_LIMIT));
   }
 
-  async updatePipeline(id: string, patch: PipelinePatch, guard: RevisionGuard = {}): Promise<Pipeline> {
+  async updatePipeline(id: string, patch: PipelinePatch, guard: RevisionGuard = {}): Promise<SavedPipeline> {
     return this.#writeNextRevision(id, guard, async () => patch);
   }
 
@@ -80,7 +80,7 @@ export class PostgresPipelineStore implements PipelineStore {
     return row;
   }
 
-  async rollbackPipeline(pipelineId: string, revision: number, options: RollbackOptions = {}): Promise<Pipeline> {
+  async rollbackPipeline(pipelineId: string, revision: number, options: RollbackOptions = {}): Promise<SavedPipeline> {
     return this.#writeNextRevision(pipelineId, options, async (tx) => {
       const earlier = await this.#revisionRow(tx, pipelineId, revision);
       if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
@@ -105,7 +105,7 @@ export class PostgresPipelineStore implements PipelineStore {
     return this.#revisionBytesIn(this.db, scope);
   }
 
-  async searchPipelines(text: string, query: PipelineQuery = {}): Promise<Pipeline[]> {
+  async searchPipelines(text: string, query: PipelineQuery = {}): Promise<SavedPipeline[]> {
     const patterns = likePatterns(text);
     if (patterns.length === 0) return [];
     return this.db
@@ -124,7 +124,7 @@ export class PostgresPipelineStore implements PipelineStore {
     id: string,
     guard: RevisionGuard,
     patchOf: (tx: PgReader) => Promise<PipelinePatch>,
-  ): Promise<Pipeline> {
+  ): Promise<SavedPipeline> {
     return this.db.transaction(async (tx) => {
       const [current] = await tx.select().from(pipelines).where(eq(pipelines.id, id)).for("update");
       if (current === undefined) throw notFound("pipeline", id);
@@ -132,7 +132,7 @@ export class PostgresPipelineStore implements PipelineStore {
         throw new StoreError("CONFLICT", `pipeline ${id} is at revision ${current.revision}, not ${guard.expectedRevision}`);
       }
       const now = this.now();
-      const next: Pipeline = {
+      const next: SavedPipeline = {
         ...current,
         ...definedFields(await patchOf(tx)),
         revision: current.revision + 1,

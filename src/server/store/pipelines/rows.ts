@@ -1,9 +1,9 @@
 /** Complete saved pipelines and their revisions rows from what callers supply, shared by both implementations. */
 import { randomUUID } from "node:crypto";
-import type { NewPipeline, Pipeline, PipelineRevision } from "./contract.js";
+import type { NewPipeline, SavedPipeline, PipelineRevision } from "./contract.js";
 
 /** A new pipeline at revision 1. */
-export function newPipelineRow(input: NewPipeline, now: string): Pipeline {
+export function newPipelineRow(input: NewPipeline, now: string): SavedPipeline {
   return {
     id: input.id ?? randomUUID(),
     name: input.name,
@@ -22,7 +22,7 @@ export function newPipelineRow(input: NewPipeline, now: string): Pipeline {
 }
 
 /** The revision row that records a pipeline's current content and name. */
-export function revisionRowOf(pipeline: Pipeline, now: string): PipelineRevision {
+export function revisionRowOf(pipeline: SavedPipeline, now: string): PipelineRevision {
   return {
     id: randomUUID(),
     pipeline_id: pipeline.id,

@@ -5,7 +5,7 @@ import { type Clock, definedFields } from "../record-fields.js";
 import { likePatterns } from "../search-terms.js";
 import { containsAny, insertOrConflict, type SqliteDb, type SqliteReader } from "../sqlite-queries.js";
 import { checkQuota, notFound, StoreError } from "../store-error.js";
-import type { NewPipeline, Pipeline, PipelinePatch, PipelineQuery, PipelineRevision, PipelineStore, PipelineSummary, RevisionGuard, RevisionScope, RollbackOptions, StorageQuota } from "./contract.js";
+import type { NewPipeline, SavedPipeline, PipelinePatch, PipelineQuery, PipelineRevision, PipelineStore, SavedPipelineSummary, RevisionGuard, RevisionScope, RollbackOptions, StorageQuota } from "./contract.js";
 import { newPipelineRow, revisionRowOf } from "./rows.js";
 import { pipelineRevisions, pipelines } from "./schema-sqlite.js";
 
@@ -19,7 +19,7 @@ export class SqlitePipelineStore implements PipelineStore {
     private readonly now: Clock,
   ) {}
 
-  async createPipeline(input: NewPipeline, options: { quota?: StorageQuota } = {}): Promise<Pipeline> {
+  async createPipeline(input: NewPipeline, options: { quota?: StorageQuota } = {}): Promise<SavedPipeline> {
     const now = this.now();
     const row = newPipelineRow(input, now);
     this.db.transaction(
@@ -34,13 +34,13 @@ export class SqlitePipelineStore implements PipelineStore {
     return row;
   }
 
-  async getPipeline(id: string): Promise<Pipeline> {
+  async getPipeline(id: string): Promise<SavedPipeline> {
     const row = this.db.select().from(pipelines).where(eq(pipelines.id, id)).get();
     if (row === undefined) throw notFound("pipeline", id);
     return row;
   }
 
-  async listPipelines(query: PipelineQuery = {}): Promise<PipelineSummary[]> {
+  async listPipelines(query: PipelineQuery = {}): Promise<SavedPipelineSummary[]> {
     return this.db
       .select(SUMMARY_COLUMNS)
       .from(pipelines)
@@ -50,7 +50,7 @@ export class SqlitePipelineStore implements PipelineStore {
       .all();
   }
 
-  async updatePipeline(id: string, patch: PipelinePatch, guard: RevisionGuard = {}): Promise<Pipeline> {
+  async updatePipeline(id: string, patch: PipelinePatch, guard: RevisionGuard = {}): Promise<SavedPipeline> {
     return this.#writeNextRevision(id, guard, () => patch);
   }
 
@@ -78,7 +78,7 @@ export class SqlitePipelineStore implements PipelineStore {
     return row;
   }
 
-  async rollbackPipeline(pipelineId: string, revision: number, options: RollbackOptions = {}): Promise<Pipeline> {
+  async rollbackPipeline(pipelineId: string, revision: number, options: RollbackOptions = {}): Promise<SavedPipeline> {
     return this.#writeNextRevision(pipelineId, options, (tx) => {
       const earlier = this.#revisionRow(tx, pipelineId, revision);
       if (earlier === undefined) throw notFound(`revision ${revision} of pipeline`, pipelineId);
@@ -105,7 +105,7 @@ export class SqlitePipelineStore implements PipelineStore {
     return this.#revisionBytesIn(this.db, scope);
   }
 
-  async searchPipelines(text: string, query: PipelineQuery = {}): Promise<Pipeline[]> {
+  async searchPipelines(text: string, query: PipelineQuery = {}): Promise<SavedPipeline[]> {
     const patterns = likePatterns(text);
     if (patterns.length === 0) return [];
     return this.db
@@ -121,7 +121,7 @@ export class SqlitePipelineStore implements PipelineStore {
    * Writes the next revision of a pipeline inside one IMMEDIATE transaction: the read of the current
    * revision and the write of revision + 1 cannot interleave with another writer's.
    */
-  #writeNextRevision(id: string, guard: RevisionGuard, patchOf: (tx: SqliteReader) => PipelinePatch): Pipeline {
+  #writeNextRevision(id: string, guard: RevisionGuard, patchOf: (tx: SqliteReader) => PipelinePatch): SavedPipeline {
     return this.db.transaction(
       (tx) => {
         const current = tx.select().from(pipelines).where(eq(pipelines.id, id)).get();
@@ -133,7 +133,7 @@ export class SqlitePipelineStore implements PipelineStore {
           );
         }
         const now = this.now();
-        const next: Pipeline = {
+        const next: SavedPipeline = {
           ...current,
           ...definedFields(patchOf(tx)),
           revision: current.revision + 1,

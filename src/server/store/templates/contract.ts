@@ -4,7 +4,7 @@
  */
 
 /** A pipeline template a user added (the built-in ones live with the templates domain, not here). */
-export interface Template {
+export interface UserTemplate {
   id: string;
   name: string;
   description: string | null;
@@ -28,18 +28,18 @@ export interface NewTemplate {
 /** Templates users added: what the services may read and change. */
 export interface TemplateStore {
   /** Adds a template. CONFLICT if the id is taken. */
-  createTemplate(input: NewTemplate): Promise<Template>;
+  createTemplate(input: NewTemplate): Promise<UserTemplate>;
 
   /** Templates by name. */
-  listTemplates(): Promise<Template[]>;
+  listTemplates(): Promise<UserTemplate[]>;
 
   /** The template with this id. NOT_FOUND if there is none. */
-  getTemplate(id: string): Promise<Template>;
+  getTemplate(id: string): Promise<UserTemplate>;
 
   /** Deletes a template. NOT_FOUND if there is none. */
   deleteTemplate(id: string): Promise<void>;
   /** Templates matching any word of `text` in name, tags or content, unranked, by name; at most `limit` (default 50, clamped to 1..100). */
-  searchTemplates(text: string, query?: { limit?: number }): Promise<Template[]>;
+  searchTemplates(text: string, query?: { limit?: number }): Promise<UserTemplate[]>;
 }
 
 /** The reads of templates, for code that must never write them (the AI's capabilities). */

@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { containsAny, insertOrConflict, type PgDb } from "../postgres-queries.js";
 import type { Clock } from "../record-fields.js";
 import { notFound } from "../store-error.js";
-import type { NewTemplate, Template, TemplateStore } from "./contract.js";
+import type { NewTemplate, UserTemplate, TemplateStore } from "./contract.js";
 import { newTemplateRow } from "./rows.js";
 import { templates } from "./schema-pg.js";
 import { clampLimit, PIPELINE_LIMIT } from "../listing-limits.js";
@@ -16,17 +16,17 @@ export class PostgresTemplateStore implements TemplateStore {
     private readonly now: Clock,
   ) {}
 
-  async createTemplate(input: NewTemplate): Promise<Template> {
+  async createTemplate(input: NewTemplate): Promise<UserTemplate> {
     const row = newTemplateRow(input, this.now());
     await insertOrConflict(() => this.db.insert(templates).values(row), `template ${row.id} already exists`);
     return row;
   }
 
-  async listTemplates(): Promise<Template[]> {
+  async listTemplates(): Promise<UserTemplate[]> {
     return this.db.select().from(templates).orderBy(asc(templates.name), asc(templates.id));
   }
 
-  async getTemplate(id: string): Promise<Template> {
+  async getTemplate(id: string): Promise<UserTemplate> {
     const [row] = await this.db.select().from(templates).where(eq(templates.id, id));
     if (row === undefined) throw notFound("template", id);
     return row;
@@ -37,7 +37,7 @@ export class PostgresTemplateStore implements TemplateStore {
     if (deleted.length === 0) throw notFound("template", id);
   }
 
-  async searchTemplates(text: string, query: { limit?: number } = {}): Promise<Template[]> {
+  async searchTemplates(text: string, query: { limit?: number } = {}): Promise<UserTemplate[]> {
     const patterns = likePatterns(text);
     if (patterns.length === 0) return [];
     return this.db

@@ -1,9 +1,9 @@
 /** Complete templates users added rows from what callers supply, shared by both implementations. */
 import { randomUUID } from "node:crypto";
-import type { NewTemplate, Template } from "./contract.js";
+import type { NewTemplate, UserTemplate } from "./contract.js";
 
 /** A new user template. */
-export function newTemplateRow(input: NewTemplate, now: string): Template {
+export function newTemplateRow(input: NewTemplate, now: string): UserTemplate {
   return {
     id: input.id ?? randomUUID(),
     name: input.name,

@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Clock } from "../record-fields.js";
 import { containsAny, insertOrConflict, type SqliteDb } from "../sqlite-queries.js";
 import { notFound } from "../store-error.js";
-import type { NewTemplate, Template, TemplateStore } from "./contract.js";
+import type { NewTemplate, UserTemplate, TemplateStore } from "./contract.js";
 import { newTemplateRow } from "./rows.js";
 import { templates } from "./schema-sqlite.js";
 import { clampLimit, PIPELINE_LIMIT } from "../listing-limits.js";
@@ -16,17 +16,17 @@ export class SqliteTemplateStore implements TemplateStore {
     private readonly now: Clock,
   ) {}
 
-  async createTemplate(input: NewTemplate): Promise<Template> {
+  async createTemplate(input: NewTemplate): Promise<UserTemplate> {
     const row = newTemplateRow(input, this.now());
     insertOrConflict(() => this.db.insert(templates).values(row).run(), `template ${row.id} already exists`);
     return row;
   }
 
-  async listTemplates(): Promise<Template[]> {
+  async listTemplates(): Promise<UserTemplate[]> {
     return this.db.select().from(templates).orderBy(asc(templates.name), asc(templates.id)).all();
   }
 
-  async getTemplate(id: string): Promise<Template> {
+  async getTemplate(id: string): Promise<UserTemplate> {
     const row = this.db.select().from(templates).where(eq(templates.id, id)).get();
     if (row === undefined) throw notFound("template", id);
     return row;
@@ -37,7 +37,7 @@ export class SqliteTemplateStore implements TemplateStore {
     if (deleted.length === 0) throw notFound("template", id);
   }
 
-  async searchTemplates(text: string, query: { limit?: number } = {}): Promise<Template[]> {
+  async searchTemplates(text: string, query: { limit?: number } = {}): Promise<UserTemplate[]> {
     const patterns = likePatterns(text);
     if (patterns.length === 0) return [];
     return this.db

@@ -6,13 +6,10 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { getTemplate } from "../../../../engine/tools/templates.js";
+import { AUTHORING_TASKS, type PromptTask } from "../tasks.js";
 import { formatReference } from "./format-reference.js";
 
-/** The AI tasks that have a system prompt. */
-export type PromptTask = "translate" | "chat" | "explain" | "interpret" | "optimize";
-
-/** Every task, for callers that iterate (tests, warm-up). */
-export const PROMPT_TASKS: readonly PromptTask[] = ["translate", "chat", "explain", "interpret", "optimize"];
+export { PROMPT_TASKS, type PromptTask } from "../tasks.js";
 
 /** Section names of an interpret reply, in order. */
 export const INTERPRET_SECTIONS = ["Narrative", "Highlights", "Caveats", "Suggested next"] as const;
@@ -67,7 +64,7 @@ for example "- star_align: threads 4 → 12 (the run history shows it is the lon
 };
 
 /** Tasks that write pipelines get a realistic example too: environments, named files, samples, aggregation, QC. */
-const AUTHORING_TASKS: ReadonlySet<PromptTask> = new Set(["translate", "chat", "optimize"]);
+const AUTHORING: ReadonlySet<PromptTask> = new Set(AUTHORING_TASKS);
 const REALISTIC_TEMPLATE = "rnaseq-quant";
 
 /** The realistic example section: a built-in template that follows every rule above. */
@@ -89,7 +86,7 @@ export function systemPrompt(task: PromptTask): string {
   if (cached !== undefined) return cached;
   const role = ROLES[task];
   if (role === undefined) throw new Error(`no system prompt for task '${String(task)}'`);
-  const example = AUTHORING_TASKS.has(task) ? `\n\n${realisticExample()}` : "";
+  const example = AUTHORING.has(task) ? `\n\n${realisticExample()}` : "";
   const prompt = `${role}\n\n${SAFETY_RULES}\n\n${CONTRACTS[task]}\n\n${formatReference()}${example}\n`;
   cache.set(task, prompt);
   return prompt;
