@@ -33,6 +33,7 @@ RUN npm ci --ignore-scripts \
 
 COPY tsconfig.json tsconfig.build.json vite.config.ts ./
 COPY src ./src
+COPY public ./public
 RUN npm run build \
     && npm prune --omit=dev --ignore-scripts
 

@@ -1,6 +1,6 @@
 // The browser app (src/web) built by Vite into dist/web, which the service serves: content-hashed assets under
 // assets/, relative URLs so the index page's injected <base href> (SERVICE_BASE_PATH) places them, files of
-// public/ (when there are any) copied as they are. `npm run dev` serves it with hot reload and proxies /api to a running service.
+// public/ (favicon, robots.txt, the web manifest) copied as they are. `npm run dev` serves it with hot reload and proxies /api to a running service.
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";

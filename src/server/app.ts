@@ -77,7 +77,7 @@ import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
 import { originCheck } from "./middleware/origin-check.js";
-import { normaliseBasePath, StaticContent } from "./static-content.js";
+import { normaliseBasePath, PUBLIC_FILES, StaticContent } from "./static-content.js";
 import { withCachedListing } from "./store/pipelines/cached-listing.js";
 import type { StorageQuota } from "./store/pipelines/contract.js";
 import type { Store } from "./store/store.js";
@@ -423,6 +423,7 @@ export function createApp(options: AppOptions): ServiceApp {
 
   const content = new StaticContent(options.webRoot ?? DEFAULT_WEB_ROOT, normaliseBasePath(options.basePath));
   app.use("/assets/*", ...content.assetHandlers());
+  for (const name of PUBLIC_FILES) app.use(`/${name}`, ...content.publicFileHandlers());
   app.get("/assets/*", (c) => {
     throw new ServiceError("NOT_FOUND", `no such asset: ${c.req.path}`);
   });

@@ -1,6 +1,8 @@
 /**
- * Static content: `/assets/*` (content-hashed files, cached for a year and immutable) and `index.html` for
- * every other non-API path (client-side routes), served `no-cache` with the base path injected. Assets go
+ * Static content: `/assets/*` (content-hashed files, cached for a year and immutable), the few files of the
+ * package's `public/` folder that Vite copies as they are (favicon, `robots.txt`, the web manifest; cached a
+ * day, by name: nothing else at the root is served), and `index.html` for every other non-API path
+ * (client-side routes), served `no-cache` with the base path injected. Assets go
  * through `@hono/node-server`'s static middleware (MIME types, Range requests, streamed bodies, a
  * precompressed `.br`/`.gz` beside a file when the client accepts it) with an ETag from the file's size and
  * time, so a conditional request is answered 304. The index is read and rewritten once per process. Until
@@ -16,6 +18,9 @@ const PLACEHOLDER = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>strand</title></head>
 <body><h1>strand</h1><p>The strand service is running. The browser app is not built yet; the API is described at <a href="api/openapi.json">api/openapi.json</a>.</p></body></html>
 `;
+
+/** The files of `public/` (Vite's publicDir), served at the root under these names only; a test keeps the two equal. */
+export const PUBLIC_FILES = ["favicon.svg", "manifest.webmanifest", "robots.txt"] as const;
 
 /** Normalises a base path to `/` or `/prefix/`. */
 export function normaliseBasePath(value: string | undefined): string {
@@ -67,8 +72,23 @@ export class StaticContent {
       await next();
       if (c.res.ok || c.res.status === 206) c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
     };
-    // Without a built app there is nothing to serve (and serveStatic would print its own warning).
-    const files: MiddlewareHandler = existsSync(this.root) ? serveStatic({ root: this.root, precompressed: true }) : (_c, next) => next();
-    return [etag(), statEtag, immutable, files];
+    return [etag(), statEtag, immutable, this.files()];
+  }
+
+  /**
+   * The handlers of `GET /<name>` for a file of PUBLIC_FILES: an ETag, a day's cache (the names do not change
+   * when the content does), and the file; a build without it falls through to the index page.
+   */
+  publicFileHandlers(): MiddlewareHandler[] {
+    const daily: MiddlewareHandler = async (c, next) => {
+      await next();
+      if (c.res.ok) c.res.headers.set("Cache-Control", "public, max-age=86400");
+    };
+    return [etag(), daily, this.files()];
+  }
+
+  /** The files under the root (nothing when the app is not built: serveStatic would print its own warning). */
+  private files(): MiddlewareHandler {
+    return existsSync(this.root) ? serveStatic({ root: this.root, precompressed: true }) : (_c, next) => next();
   }
 }

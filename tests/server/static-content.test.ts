@@ -2,14 +2,15 @@
  * Static content: hashed assets cached for a year, the index served no-cache with the base path injected,
  * client-side routes answered with the index, and no way out of the assets folder.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { injectBasePath, normaliseBasePath } from "../../src/server/static-content.js";
+import { injectBasePath, normaliseBasePath, PUBLIC_FILES } from "../../src/server/static-content.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
+import { PROJECT_ROOT } from "../support/strand-cli.js";
 
 let service: TestService;
 let root: string;
@@ -25,6 +26,8 @@ beforeAll(async () => {
   writeFileSync(join(root, "assets", "logo-1a2b.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(root, "assets", "data-5e6f.bin"), Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256)));
   writeFileSync(join(root, "secret.txt"), "not an asset");
+  writeFileSync(join(root, "robots.txt"), "User-agent: *\nDisallow: /\n");
+  writeFileSync(join(root, "favicon.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   service = await startTestService({ webRoot: root, basePath: "/strand" });
 });
 afterAll(() => service.close());
@@ -117,6 +120,24 @@ describe("static content", () => {
     const encoded = await fetch(`${service.url}/assets/%2e%2e%2fsecret.txt`);
     expect(encoded.status).toBe(404);
     expect(await encoded.text()).not.toContain("not an asset");
+  });
+
+  it("serves the files of public/ at the root by name, cached a day, and nothing else there", async () => {
+    const robots = await fetch(`${service.url}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(robots.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    expect(robots.headers.get("Cache-Control")).toBe("public, max-age=86400");
+    expect(robots.headers.get("ETag")).toBeTruthy();
+    expect(await robots.text()).toContain("Disallow: /");
+    expect((await fetch(`${service.url}/favicon.svg`)).headers.get("Content-Type")).toMatch(/^image\/svg\+xml/);
+    // A public file this build lacks is a client-side route: the index answers.
+    const manifest = await fetch(`${service.url}/manifest.webmanifest`);
+    expect(await manifest.text()).toContain('<div id="app">');
+    expect(await (await fetch(`${service.url}/secret.txt`)).text()).not.toContain("not an asset");
+  });
+
+  it("names in PUBLIC_FILES exactly the files of the package's public/ folder", () => {
+    expect([...PUBLIC_FILES].sort()).toEqual(readdirSync(join(PROJECT_ROOT, "public")).sort());
   });
 
   it("normalises and checks the base path", () => {
