@@ -33,7 +33,7 @@ import {
   singularityProgram,
 } from "./environment-wrap.js";
 import { fileDigest } from "./fingerprint.js";
-import { requireUsableImage } from "./image-reference.js";
+import { requireUsableImage } from "../format/image-reference.js";
 import { type HeldLock, waitForLock } from "./file-lock.js";
 
 /** Where set-ups are recorded, relative to the workdir. */

@@ -15,7 +15,7 @@ import { shellQuote, shellWord } from "../expand/shell-quote.js";
 import { EngineError } from "../findings.js";
 import type { Environment } from "../format/model.js";
 import { environmentKind } from "../format/rule-settings.js";
-import { requireUsableImage } from "./image-reference.js";
+import { requireUsableImage } from "../format/image-reference.js";
 
 /** The programs that run `docker` environments, in the order they are preferred. */
 export const CONTAINER_PROGRAMS = ["docker", "podman"] as const;
