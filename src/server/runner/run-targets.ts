@@ -4,7 +4,7 @@
  * runtimes with the kind of engine environment each one runs. Schedulers and runtimes come from the
  * engine's own tables, so a scheduler or runtime the engine learns becomes a target here.
  */
-import { BACKEND_NAMES, isBackendName, SUBMIT_PROGRAMS, type BackendName } from "../../engine/run/cluster/backends.js";
+import { BACKEND_NAMES, isBackendName, SUBMIT_PROGRAMS, type BackendName } from "../../engine/run/cluster/scheduler-registry.js";
 import { CONTAINER_PROGRAMS, SINGULARITY_PROGRAMS } from "../../engine/run/environment-wrap.js";
 
 /** The target kinds a run may name (`cloud_batch` is accepted by the schema and refused with a reason). */
