@@ -14,7 +14,7 @@ import { schedulerJobName } from "../../engine/run/cluster/scheduler-job-names.j
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner } from "../../engine/run/cluster/scheduler-commands.js";
 import { jobFileName } from "../../engine/run/cluster/submission-records.js";
 import { renderSubmitScript, type SubmitEntry } from "../../engine/run/cluster/submit-script.js";
-import { wrapCommand } from "../../engine/run/environment-wrap.js";
+import { wrapCommand } from "../../engine/run/environments/environment-wrap.js";
 import { jobScript } from "../../engine/run/job-command.js";
 import { planPipeline } from "../../engine/run/plan.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";

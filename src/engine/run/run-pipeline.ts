@@ -14,19 +14,19 @@ import type { Pipeline } from "../format/model.js";
 import { effectiveMemory, effectiveThreads, memoryToMegabytes } from "../format/rule-settings.js";
 import { engineVersion } from "../version.js";
 import { dispatchWebhooks, readWebhooks, type WebhookSettings, type WebhookTargets } from "../notify/webhook.js";
-import { openCheckpoint } from "./checkpoint.js";
+import { openCheckpoint } from "./checkpoint/checkpoint.js";
 import { EventLog, type RunEvent } from "./event-log.js";
 import type { JobExecutor } from "./executor.js";
 import { EXECUTORS, isExecutorKind, type ExecutorFactory, type ExecutorKind } from "./executor-kinds.js";
 import { tryLock } from "./file-lock.js";
-import { configSnapshot, createJobRecord, maskSecrets, ruleFingerprint } from "./fingerprint.js";
+import { configSnapshot, createJobRecord, maskSecrets, ruleFingerprint } from "./checkpoint/fingerprint.js";
 import { JobRunner } from "./job-runner.js";
 import { planPipeline, type Plan } from "./plan.js";
 import { adoptReferences, buildReference, planReferenceBuilds } from "./reference-builds.js";
 import { ResourcePool } from "./resource-pool.js";
 import { Scheduler, type SchedulerSummary, type SchedulerTask, type TaskOutcome } from "./scheduler.js";
 import { cleanTemporaryOutputs } from "./temporary-outputs.js";
-import { applyReentries, readReentry, type Reentry } from "./reentry.js";
+import { applyReentries, readReentry, type Reentry } from "./checkpoint/reentry.js";
 
 export interface RunOptions {
   jobs?: number;

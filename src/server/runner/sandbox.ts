@@ -30,7 +30,7 @@ import { chmodSync, chownSync, existsSync, fchmodSync, fchownSync, lstatSync, re
 import { homedir, userInfo } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findExecutable } from "../../engine/run/environment-wrap.js";
+import { findExecutable } from "../../engine/run/environments/environment-wrap.js";
 import { CONTROLLER_PROGRAMS } from "../../engine/run/cluster/scheduler-registry.js";
 import { openFolderInWorkspace } from "./workspace-reader.js";
 

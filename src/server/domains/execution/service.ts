@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { lockHolderAlive, type LockOwner } from "../../../engine/run/file-lock.js";
-import { findExecutable } from "../../../engine/run/environment-wrap.js";
+import { findExecutable } from "../../../engine/run/environments/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import type { PathPrivacy } from "../../path-privacy.js";
 import { ServiceError } from "../../errors.js";

@@ -18,7 +18,7 @@ import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readWorkspaceText } from "../../runner/workspace-reader.js";
 import type { Run } from "../../store/store.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
-import { diagnoseRun } from "../../../engine/run/diagnosis.js";
+import { diagnoseRun } from "../../../engine/run/diagnosis/diagnosis.js";
 import { readLinePage } from "./log-pages.js";
 import { readableRun, type ExecutionContext } from "./service.js";
 import type { ExecutionTasks } from "./tasks.js";
