@@ -3,7 +3,7 @@
  * `--KEY VALUE` for keys the pipeline's [config] declares), `--configfile`, `--samples`, `--profile` and `-d/--workdir`.
  */
 import { resolve } from "node:path";
-import { nearestKey } from "../engine/check/unknown-keys.js";
+import { nearestKey } from "../engine/nearest-key.js";
 import { discoverWorkflow, loadPipeline, type LoadOptions } from "../engine/format/load.js";
 import type { Pipeline } from "../engine/format/model.js";
 import { GLOBAL_OPTIONS, optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "./args.js";

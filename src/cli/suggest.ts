@@ -2,7 +2,7 @@
  * "Did you mean" for the command line: the nearest command or option to a mistyped one, by edit distance
  * (the same measure `strand lint` uses for unknown keys), with a prefix match as a fallback for short typos.
  */
-import { nearestKey } from "../engine/check/unknown-keys.js";
+import { nearestKey } from "../engine/nearest-key.js";
 import { UsageError, type OptionSpec } from "./args.js";
 
 /** The known name closest to `typed`, or null when none is close enough to be a likely typo. */

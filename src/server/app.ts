@@ -56,7 +56,7 @@ import { CallGate } from "./domains/ai/harness.js";
 import type { AiContext } from "./domains/ai/service.js";
 import { chatRoutes } from "./domains/chat/routes.js";
 import { AiSettings, type KeySealer } from "./domains/ai/settings.js";
-import type { AddressLookup } from "../engine/notify/public-address.js";
+import type { AddressLookup } from "../engine/public-address.js";
 import { providerChain } from "./domains/ai/providers.js";
 import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
 import type { AiKnowledge } from "./domains/ai/read-tools.js";

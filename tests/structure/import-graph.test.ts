@@ -15,6 +15,34 @@ const inServer = under("src/server");
 const inCli = under("src/cli");
 const inClient = under("src/client");
 
+/**
+ * The engine's stages, lowest first. A module may import its own stage and the stages of lower layers,
+ * never a higher layer nor another stage of its own layer:
+ * - `.`: the modules directly under src/engine (findings, version, nearest-key, public-address), shared by
+ *   every stage and importing none;
+ * - format (TOML → model) < expand (jobs) < dag (edges, levels, selection) < check (validate, lint);
+ * - notify and plugins read their own tables with the lower stages' helpers; a run sends webhooks;
+ * - run (plan and execute) < tools (stats, diff, export, reports: a run report reads a run's folder)
+ *   < data (fills the built-in templates of tools from a data folder).
+ */
+const ENGINE_LAYERS: readonly (readonly string[])[] = [["."], ["format"], ["expand"], ["dag"], ["check"], ["notify", "plugins"], ["run"], ["tools"], ["data"]];
+
+/** The engine stage of a module: its folder under src/engine, `.` for a module directly there; undefined outside the engine. */
+function engineStageOf(module: string): string | undefined {
+  if (!inEngine(module)) return undefined;
+  const path = module.slice("src/engine/".length);
+  return path.includes("/") ? path.split("/")[0] : ".";
+}
+
+/** The layer of an engine stage (its index in ENGINE_LAYERS), or -1 for a stage no layer names. */
+function engineLayerOf(stage: string): number {
+  return ENGINE_LAYERS.findIndex((layer) => layer.includes(stage));
+}
+
+/** The folder of the scheduler modules: one module per scheduler, each listed by the registry beside it. */
+const SCHEDULERS_FOLDER = "src/engine/run/cluster/schedulers/";
+const inSchedulers = (module: string) => module.startsWith(SCHEDULERS_FOLDER);
+
 /** The domain a module belongs to (`src/server/domains/<domain>/…`), or undefined. */
 function domainOf(module: string): string | undefined {
   return /^src\/server\/domains\/([^/]+)\//.exec(module)?.[1];
@@ -37,6 +65,24 @@ describe("the import graph of src/", () => {
 
   it("never imports from src/engine into anything else: the engine is a library with no HTTP and no CLI in it", () => {
     expect(offendingEdges(graph, (from, to) => inEngine(from) && !inEngine(to))).toEqual([]);
+  });
+
+  it("has the engine's stages import only downward (format < expand < dag < check < notify, plugins < run < tools < data)", () => {
+    const stages = new Set([...graph.keys()].map(engineStageOf).filter((stage) => stage !== undefined));
+    expect([...stages].filter((stage) => engineLayerOf(stage) < 0)).toEqual([]); // a new stage needs its place in ENGINE_LAYERS
+    const upward = offendingEdges(graph, (from, to) => {
+      const [source, target] = [engineStageOf(from), engineStageOf(to)];
+      if (source === undefined || target === undefined || source === target) return false;
+      return engineLayerOf(target) >= engineLayerOf(source);
+    });
+    expect(upward).toEqual([]);
+  });
+
+  it("keeps each scheduler in one module of run/cluster/schedulers/, importing no other scheduler, all listed by the registry", () => {
+    const schedulers = [...graph.keys()].filter(inSchedulers);
+    expect(schedulers.length).toBeGreaterThanOrEqual(4);
+    expect(offendingEdges(graph, (from, to) => inSchedulers(from) && inSchedulers(to))).toEqual([]);
+    expect(schedulers.filter((module) => !graph.get("src/engine/run/cluster/scheduler-registry.ts")?.has(module))).toEqual([]);
   });
 
   it("never imports the command line from the service", () => {

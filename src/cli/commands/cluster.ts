@@ -8,13 +8,13 @@ import { join, resolve } from "node:path";
 import { renderContext } from "../../engine/expand/render-command.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, memoryToMegabytes } from "../../engine/format/rule-settings.js";
 import type { Cluster } from "../../engine/format/model.js";
-import { BACKEND_NAMES, createBackend, isBackendName, type BackendName } from "../../engine/run/cluster/backends.js";
+import { BACKEND_NAMES, createBackend, isBackendName, schedulerNamed, type BackendName } from "../../engine/run/cluster/scheduler-registry.js";
 import { renderJobScript } from "../../engine/run/cluster/job-script.js";
 import { schedulerJobName } from "../../engine/run/cluster/scheduler-job-names.js";
 import { DEFAULT_RETRY_POLICY, schedulerCommandRunner } from "../../engine/run/cluster/scheduler-commands.js";
 import { jobFileName } from "../../engine/run/cluster/submission-records.js";
 import { renderSubmitScript, type SubmitEntry } from "../../engine/run/cluster/submit-script.js";
-import { wrapCommand } from "../../engine/run/environment-wrap.js";
+import { wrapCommand } from "../../engine/run/environments/environment-wrap.js";
 import { jobScript } from "../../engine/run/job-command.js";
 import { planPipeline } from "../../engine/run/plan.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
@@ -26,10 +26,13 @@ import type { Command } from "./command.js";
 
 const SUBCOMMANDS = ["submit", "status", "cancel"] as const;
 
+/** The schedulers `-b` takes, as usage texts write them (`slurm|pbs|sge|lsf`). */
+const SCHEDULER_CHOICES = BACKEND_NAMES.join("|");
+
 const CLUSTER_OPTIONS: OptionSpec[] = [
   ...PIPELINE_OPTIONS,
   ...SELECTION_OPTIONS,
-  { name: "backend", short: "b", value: true, placeholder: BACKEND_NAMES.join("|"), description: "the scheduler (default: the profile's [cluster] backend)" },
+  { name: "backend", short: "b", value: true, placeholder: SCHEDULER_CHOICES, description: "the scheduler (default: the profile's [cluster] backend)" },
   { name: "output", short: "o", value: true, placeholder: "DIR", description: "submit: folder for the job scripts (default cluster_scripts)" },
   { name: "queue", short: "q", value: true, placeholder: "NAME", description: "submit: partition or queue (a rule's resources.partition wins)" },
   { name: "account", short: "a", value: true, placeholder: "NAME", description: "submit: account to charge" },
@@ -39,17 +42,9 @@ const CLUSTER_OPTIONS: OptionSpec[] = [
   { name: "dry-run", description: "submit: print the scripts instead of writing them" },
 ];
 
-/** How to submit one script by hand, per scheduler. */
-const SUBMIT_BY_HAND: Record<BackendName, (script: string) => string> = {
-  slurm: (script) => `sbatch ${script}`,
-  pbs: (script) => `qsub ${script}`,
-  sge: (script) => `qsub ${script}`,
-  lsf: (script) => `bsub < ${script}`,
-};
-
 function chooseBackend(args: ParsedArgs, profile: Cluster | undefined): BackendName {
   const name = optionValue(args, "backend") ?? profile?.backend;
-  if (name === undefined) throw new UsageError("no scheduler given", `add -b ${BACKEND_NAMES.join("|")}, or set backend in the profile's [cluster] table`);
+  if (name === undefined) throw new UsageError("no scheduler given", `add -b ${SCHEDULER_CHOICES}, or set backend in the profile's [cluster] table`);
   if (!isBackendName(name)) throw new UsageError(`unknown scheduler '${name}'`, `use one of ${BACKEND_NAMES.join(", ")}`);
   return name;
 }
@@ -166,7 +161,7 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
     output.out(`  bash ${join(shownDir, "submit.sh")}`);
   } else {
     output.out("Submit a job:");
-    output.out(`  ${SUBMIT_BY_HAND[backend](join(shownDir, scripts[0]?.file ?? "<job>.sh"))}`);
+    output.out(`  ${schedulerNamed(backend).submitByHand(join(shownDir, scripts[0]?.file ?? "<job>.sh"))}`);
     if (scripts.some((script) => script.after.length > 0)) {
       output.out("Some jobs need others to finish first: add --with-dependencies for a submit.sh that submits them in order.");
     }
@@ -176,7 +171,7 @@ async function submitScripts(args: ParsedArgs, output: Output): Promise<number> 
 
 function jobIds(args: ParsedArgs, subcommand: string): string[] {
   const ids = args.positionals.slice(1);
-  if (ids.length === 0) throw new UsageError(`cluster ${subcommand} needs at least one job id`, `strand cluster ${subcommand} -b slurm 12345`);
+  if (ids.length === 0) throw new UsageError(`cluster ${subcommand} needs at least one job id`, `strand cluster ${subcommand} -b ${BACKEND_NAMES[0]} 12345`);
   return ids;
 }
 
@@ -215,9 +210,9 @@ async function cancelJobs(args: ParsedArgs, output: Output): Promise<number> {
 
 export const clusterCommand: Command = {
   usage:
-    "strand cluster submit [WORKFLOW] -b slurm|pbs|sge|lsf [-o DIR] [-q QUEUE] [-a ACCOUNT] [--walltime TIME] [--extra-arg ARG…] [-t RULE] [--module NAME] [--with-dependencies] [--dry-run]\n" +
-    "       strand cluster status -b slurm|pbs|sge|lsf ID…\n" +
-    "       strand cluster cancel -b slurm|pbs|sge|lsf ID…",
+    `strand cluster submit [WORKFLOW] -b ${SCHEDULER_CHOICES} [-o DIR] [-q QUEUE] [-a ACCOUNT] [--walltime TIME] [--extra-arg ARG…] [-t RULE] [--module NAME] [--with-dependencies] [--dry-run]\n` +
+    `       strand cluster status -b ${SCHEDULER_CHOICES} ID…\n` +
+    `       strand cluster cancel -b ${SCHEDULER_CHOICES} ID…`,
   options: CLUSTER_OPTIONS,
   async run(args, output) {
     const subcommand = args.positionals[0];

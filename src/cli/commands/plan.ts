@@ -13,10 +13,10 @@ import { renderCommand, renderContext, renderJobText, type RenderContext } from 
 import { EngineError, makeFinding, type Finding } from "../../engine/findings.js";
 import type { Pipeline } from "../../engine/format/model.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentLabel, environmentSpec } from "../../engine/format/rule-settings.js";
-import { CHECKPOINT_FILE, readCheckpoint, type CheckpointData } from "../../engine/run/checkpoint.js";
+import { CHECKPOINT_FILE, readCheckpoint, type CheckpointData } from "../../engine/run/checkpoint/checkpoint.js";
 import { planPipeline, type Plan } from "../../engine/run/plan.js";
 import { planReferenceBuilds, type ReferencePlan } from "../../engine/run/reference-builds.js";
-import { applyReentries } from "../../engine/run/reentry.js";
+import { applyReentries } from "../../engine/run/checkpoint/reentry.js";
 import { optionValue, optionValues, UsageError, type OptionSpec } from "../args.js";
 import { FORCERUN_OPTION, loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS, UNTIL_OPTION } from "../pipeline-options.js";
 import { clampThreads, CORES_OPTION, coresOption } from "../run/cores.js";

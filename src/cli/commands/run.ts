@@ -7,8 +7,8 @@ import { relative } from "node:path";
 import type { Pipeline } from "../../engine/format/model.js";
 import { memoryToMegabytes } from "../../engine/format/rule-settings.js";
 import { parseDuration } from "../../engine/run/durations.js";
-import type { JobExecutor } from "../../engine/run/executor.js";
-import { startRun, type ClusterExecutorContext, type ExecutorKind, type RunResult } from "../../engine/run/run-pipeline.js";
+import { EXECUTOR_KINDS, isExecutorKind } from "../../engine/run/executor-kinds.js";
+import { startRun, type RunResult } from "../../engine/run/run-pipeline.js";
 import { WEBHOOK_TARGETS, type WebhookTargets } from "../../engine/notify/webhook.js";
 import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { FORCERUN_OPTION, loadFromArgs, PIPELINE_OPTIONS, SELECTION_OPTIONS, UNTIL_OPTION } from "../pipeline-options.js";
@@ -20,7 +20,8 @@ import { ProgressDisplay } from "../run/progress.js";
 import type { Command } from "./command.js";
 import { writeRunReport } from "./report.js";
 
-const EXECUTORS: ExecutorKind[] = ["local", "slurm", "pbs", "sge", "lsf"];
+/** The executors as the option's help lists them: "local (default), slurm, pbs, sge or lsf". */
+const EXECUTOR_CHOICES = `${EXECUTOR_KINDS[0]} (default), ${EXECUTOR_KINDS.slice(1, -1).join(", ")} or ${EXECUTOR_KINDS.at(-1)}`;
 
 const RUN_OPTIONS: OptionSpec[] = [
   ...PIPELINE_OPTIONS,
@@ -40,7 +41,7 @@ const RUN_OPTIONS: OptionSpec[] = [
   { name: "resume-failed", description: "same as --retry-failed (oxo-flow's name)" },
   { name: "run-id", value: true, placeholder: "ID", description: "the run's id (default: time-based)" },
   { name: "events", value: true, placeholder: "FILE", description: "write the event log here (default .strand/runs/<run id>/events.jsonl)" },
-  { name: "executor", value: true, placeholder: "NAME", description: "local (default), slurm, pbs, sge or lsf (default from the profile's [cluster])" },
+  { name: "executor", value: true, placeholder: "NAME", description: `${EXECUTOR_CHOICES} (default from the profile's [cluster])` },
   { name: "max-submitted", value: true, placeholder: "N", description: "scheduler jobs in flight at once (default 50)" },
   { name: "poll-interval", value: true, placeholder: "DURATION", description: "how often to ask the scheduler about jobs (default 5s)" },
   { name: "skip-env-setup", description: "do not create environments (conda, venv, images); use them as they are" },
@@ -87,19 +88,6 @@ function memoryOption(args: ParsedArgs): number | undefined {
   return mb;
 }
 
-async function clusterExecutor(kind: Exclude<ExecutorKind, "local">, context: ClusterExecutorContext): Promise<JobExecutor> {
-  const { ClusterExecutor } = await import("../../engine/run/cluster/cluster-executor.js");
-  return new ClusterExecutor({
-    backend: kind,
-    cluster: { ...context.cluster, max_submitted: context.maxSubmitted ?? context.cluster.max_submitted },
-    workdir: context.workdir,
-    runDir: context.runDir,
-    runId: context.runId,
-    pollIntervalMs: context.pollIntervalMs,
-    log: context.log,
-  });
-}
-
 export const runCommand: Command = {
   usage: "strand run [WORKFLOW] [KEY=VALUE…] [-n] [-j N] [-c N] [-k] [-t RULE] [--until RULE] [-R RULE] [--rerun | --retry-failed] [--executor slurm] [--events FILE] [--run-id ID]",
   options: RUN_OPTIONS,
@@ -109,7 +97,7 @@ export const runCommand: Command = {
     const cores = coresOption(args);
     if (cores !== undefined && optionValue(args, "max-threads") !== undefined) throw new UsageError("--cores and --max-threads both set the thread budget", "use one of them: -c clamps a job that asks for more, --max-threads refuses it");
     const executor = optionValue(args, "executor");
-    if (executor !== undefined && !EXECUTORS.includes(executor as ExecutorKind)) throw new UsageError(`unknown executor '${executor}'`, `use one of ${EXECUTORS.join(", ")}`);
+    if (executor !== undefined && !isExecutorKind(executor)) throw new UsageError(`unknown executor '${executor}'`, `use one of ${EXECUTOR_KINDS.join(", ")}`);
     const options = {
       jobs: integerOption(args, "jobs", 0) ?? cores,
       keepGoing: args.flags.has("keep-going"),
@@ -126,7 +114,7 @@ export const runCommand: Command = {
       resumeFailed: args.flags.has("resume-failed"),
       runId: optionValue(args, "run-id"),
       eventsPath: optionValue(args, "events"),
-      executor: executor as ExecutorKind | undefined,
+      executor,
       maxSubmitted: integerOption(args, "max-submitted", 1),
       pollIntervalMs: durationOption(args, "poll-interval"),
       skipEnvSetup: args.flags.has("skip-env-setup"),
@@ -142,7 +130,7 @@ export const runCommand: Command = {
     }
     const json = args.flags.has("json");
     const progress = new ProgressDisplay(output, process.stderr.isTTY === true && !json, args.flags.has("quiet"));
-    const controller = startRun(pipeline, { ...options, onEvent: (event) => progress.show(event), clusterExecutor });
+    const controller = startRun(pipeline, { ...options, onEvent: (event) => progress.show(event) });
     let signalled: NodeJS.Signals | undefined;
     const onCancel = (signal: NodeJS.Signals) => () => {
       if (signalled) {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { discoverWorkflow } from "../../engine/format/load.js";
-import { readCheckpoint } from "../../engine/run/checkpoint.js";
+import { readCheckpoint } from "../../engine/run/checkpoint/checkpoint.js";
 import { readEventLog, type RunEvent } from "../../engine/run/event-log.js";
 import { processAlive } from "../../engine/run/file-lock.js";
 import { optionValue, type OptionSpec } from "../args.js";

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { EngineError } from "../../engine/findings.js";
-import { editDistance, nearestKey } from "../../engine/check/unknown-keys.js";
+import { editDistance, nearestKey } from "../../engine/nearest-key.js";
 import { getTemplate, listTemplates, templateIds, type TemplateSummary } from "../../engine/tools/templates.js";
 import { optionValue, UsageError, type OptionSpec } from "../args.js";
 import { printEnvelope } from "../json-envelope.js";

@@ -11,7 +11,7 @@ import { expandPipeline } from "../expand/expand.js";
 import { PAIR_WILDCARDS } from "../expand/instances.js";
 import { ConditionError, parseCondition } from "../expand/when.js";
 import type { Environment, Pipeline, Rule } from "../format/model.js";
-import { dockerImageProblem, singularityImageProblem } from "../run/image-reference.js";
+import { dockerImageProblem, singularityImageProblem } from "../format/image-reference.js";
 import type { ValuePath } from "../format/source-positions.js";
 import { buildGraph, type JobGraph } from "../dag/graph.js";
 import { forEachProducer, OutputIndex } from "../dag/edges.js";

@@ -3,7 +3,7 @@
  * text, plus everything upstream) and `--module` (an include module's jobs plus the producers of its
  * declared inputs).
  */
-import { nearestKey } from "../check/unknown-keys.js";
+import { nearestKey } from "../nearest-key.js";
 import { EngineError } from "../findings.js";
 import type { Module } from "../format/model.js";
 import { closure, type JobGraph } from "./graph.js";

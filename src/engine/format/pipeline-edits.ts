@@ -5,7 +5,7 @@
  * and comments and layout of untouched parts are kept byte for byte.
  */
 import { TomlError } from "smol-toml";
-import { nearestKey } from "../check/unknown-keys.js";
+import { nearestKey } from "../nearest-key.js";
 import { isTable, TomlEditError, TomlText, type JsonValue } from "./toml-edit.js";
 
 /** An edit that cannot be made: its message says why, its suggestion what to do. */

@@ -10,7 +10,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { EngineError } from "../findings.js";
-import { AddressRefusal, pinnedLookup, vetHost } from "../notify/public-address.js";
+import { AddressRefusal, pinnedLookup, vetHost } from "../public-address.js";
 
 /** Whether this engine fetches remote sources from public addresses only. */
 export function publicSourcesOnly(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -21,7 +21,7 @@ import type {
   ValuesTable,
   WorkflowMeta,
 } from "./model.js";
-import { controlCharacterProblem, schedulerNameProblem, shownValue } from "../run/cluster/directive-values.js";
+import { controlCharacterProblem, schedulerNameProblem, shownValue } from "./scheduler-values.js";
 
 const text = z.string();
 const textList = z.array(z.string());

@@ -4,7 +4,7 @@
  * Messages name an endpoint by its position ("webhook #2") and never repeat its URL, header values or
  * secret: chat-service URLs carry their access token in the path, and these messages end up in run logs.
  */
-import { nearestKey } from "../check/unknown-keys.js";
+import { nearestKey } from "../nearest-key.js";
 import { EngineError } from "../findings.js";
 import type { TomlValue } from "../format/model.js";
 

@@ -10,7 +10,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AddressRefusal, pinnedLookup, vetHost } from "./public-address.js";
+import { AddressRefusal, pinnedLookup, vetHost } from "../public-address.js";
 import { chatMessage } from "./webhook-chat.js";
 import { DISPATCHED_EVENTS, type WebhookEndpoint, type WebhookEvent } from "./webhook-config.js";
 import { buildWebhookPayload, type WebhookPayloadInput } from "./webhook-payload.js";

@@ -4,7 +4,7 @@
  * version does not know are warnings, so newer manifests still load. The signature itself is checked in
  * service.ts; here only the manifest's own fields.
  */
-import { nearestKey } from "../check/unknown-keys.js";
+import { nearestKey } from "../nearest-key.js";
 import { checkLicenseExpression } from "./spdx-licenses.js";
 import { parseSemVer, satisfies, VersionRangeError, type SemVer } from "./version-range.js";
 

@@ -3,7 +3,7 @@
  * parentheses, `LicenseRef-…`) and the ids this service recognises — the licenses plugins commonly use,
  * not the whole SPDX list, so an unrecognised but well-formed id is a warning, never an error.
  */
-import { nearestKey } from "../check/unknown-keys.js";
+import { nearestKey } from "../nearest-key.js";
 
 /** Recognised SPDX license ids (current ones). */
 const KNOWN_IDS = [

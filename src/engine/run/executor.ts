@@ -1,7 +1,7 @@
 /**
  * The contract between the scheduler and the places jobs run: the local machine (process groups) and HPC
- * schedulers (SLURM, PBS, SGE, LSF). The scheduler decides *when* a job runs; an executor only runs one
- * attempt of a fully prepared command and reports how it ended.
+ * schedulers (SLURM, PBS, SGE, LSF); executor-kinds.ts lists the kinds and makes them. The scheduler decides
+ * *when* a job runs; an executor only runs one attempt of a fully prepared command and reports how it ended.
  */
 
 /** Cluster directives of one job, for executors that submit to a scheduler. */
@@ -68,7 +68,8 @@ export interface AttemptCallbacks {
 
 /** Runs job attempts somewhere. */
 export interface JobExecutor {
-  readonly kind: "local" | "slurm" | "pbs" | "sge" | "lsf";
+  /** Its kind's name in executor-kinds.ts (`local`, `slurm`), which the run_started event reports. */
+  readonly kind: string;
   /** At most this many attempts in flight at once (`max_submitted` for schedulers); undefined = no limit of its own. */
   readonly maxInFlight?: number;
   /** Runs one attempt and resolves when it has ended (never rejects for a job failure). */

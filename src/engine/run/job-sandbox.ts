@@ -12,7 +12,7 @@
  * so only the job's processes count), and the largest file it may write (RLIMIT_FSIZE, the user's workspace
  * quota). Its CPUs are those the executor gives it (affinity; a job may widen its own).
  */
-import { findExecutable } from "./environment-wrap.js";
+import { findExecutable } from "./environments/environment-wrap.js";
 
 /** `STRAND_JOB_LIMITS`: what the service holds each job to (absent fields: no limit). */
 export interface JobLimits {

@@ -17,9 +17,9 @@ import { checkDeclaredConfig } from "../format/config.js";
 import type { Pipeline, Rule } from "../format/model.js";
 import { buildGraph, type JobGraph } from "../dag/graph.js";
 import { selectJobs, unknownRule, type Selection } from "../dag/select.js";
-import type { CheckpointData, JobRecord } from "./checkpoint.js";
-import { changedConfigKeys, changedRuleFields, InputFiles, ruleConfigKeys, ruleFieldDigests, ruleFingerprint, scriptDigest, type ManifestOptions } from "./fingerprint.js";
-import { FileStatCache, outputState } from "./freshness.js";
+import type { CheckpointData, JobRecord } from "./checkpoint/checkpoint.js";
+import { changedConfigKeys, changedRuleFields, InputFiles, ruleConfigKeys, ruleFieldDigests, ruleFingerprint, scriptDigest, type ManifestOptions } from "./checkpoint/fingerprint.js";
+import { FileStatCache, outputState } from "./checkpoint/freshness.js";
 
 /** Why a job runs or not (Decision 5); the table in the README lists each code's text and when it applies. */
 export type ReasonCode =

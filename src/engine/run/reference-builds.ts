@@ -13,9 +13,9 @@ import { renderJobText, type RenderContext } from "../expand/render-command.js";
 import { configKeysIn, renderConfigValue, substituteConfig } from "../format/config.js";
 import type { Pipeline, Reference } from "../format/model.js";
 import { syntheticRule } from "../format/rule-settings.js";
-import { ensureEnvironment } from "./environment-setup.js";
-import { wrapCommand } from "./environment-wrap.js";
-import { fileDigest } from "./fingerprint.js";
+import { ensureEnvironment } from "./environments/environment-setup.js";
+import { wrapCommand } from "./environments/environment-wrap.js";
+import { fileDigest } from "./checkpoint/fingerprint.js";
 import { shellQuote } from "../expand/shell-quote.js";
 
 export interface ReferencePlan {

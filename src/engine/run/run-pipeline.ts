@@ -10,25 +10,23 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { renderContext } from "../expand/render-command.js";
 import { EngineError } from "../findings.js";
-import type { Cluster, Pipeline } from "../format/model.js";
+import type { Pipeline } from "../format/model.js";
 import { effectiveMemory, effectiveThreads, memoryToMegabytes } from "../format/rule-settings.js";
 import { engineVersion } from "../version.js";
 import { dispatchWebhooks, readWebhooks, type WebhookSettings, type WebhookTargets } from "../notify/webhook.js";
-import { openCheckpoint } from "./checkpoint.js";
+import { openCheckpoint } from "./checkpoint/checkpoint.js";
 import { EventLog, type RunEvent } from "./event-log.js";
 import type { JobExecutor } from "./executor.js";
+import { EXECUTORS, isExecutorKind, type ExecutorFactory, type ExecutorKind } from "./executor-kinds.js";
 import { tryLock } from "./file-lock.js";
-import { configSnapshot, createJobRecord, maskSecrets, ruleFingerprint } from "./fingerprint.js";
+import { configSnapshot, createJobRecord, maskSecrets, ruleFingerprint } from "./checkpoint/fingerprint.js";
 import { JobRunner } from "./job-runner.js";
-import { LocalExecutor } from "./local-executor.js";
 import { planPipeline, type Plan } from "./plan.js";
 import { adoptReferences, buildReference, planReferenceBuilds } from "./reference-builds.js";
 import { ResourcePool } from "./resource-pool.js";
 import { Scheduler, type SchedulerSummary, type SchedulerTask, type TaskOutcome } from "./scheduler.js";
 import { cleanTemporaryOutputs } from "./temporary-outputs.js";
-import { applyReentries, readReentry, type Reentry } from "./reentry.js";
-
-export type ExecutorKind = "local" | "slurm" | "pbs" | "sge" | "lsf";
+import { applyReentries, readReentry, type Reentry } from "./checkpoint/reentry.js";
 
 export interface RunOptions {
   jobs?: number;
@@ -60,20 +58,6 @@ export interface RunOptions {
   argv?: string[];
   /** Called with every event as it is written (progress display). */
   onEvent?: (event: RunEvent) => void;
-  /** Makes the executor for cluster backends (kept out of this module so local runs load no cluster code). */
-  clusterExecutor?: (kind: Exclude<ExecutorKind, "local">, context: ClusterExecutorContext) => Promise<JobExecutor>;
-}
-
-/** What a cluster executor is made with. */
-export interface ClusterExecutorContext {
-  workdir: string;
-  runDir: string;
-  cluster: Cluster;
-  maxSubmitted?: number;
-  pollIntervalMs?: number;
-  /** The run id when it was given (`--run-id`): scheduler jobs are then named by it, never by their instance names. */
-  runId?: string;
-  log: (message: string) => void;
 }
 
 export type RunStatus = "completed" | "failed" | "cancelled";
@@ -166,6 +150,8 @@ export function startRun(pipeline: Pipeline, options: RunOptions = {}): RunContr
 
 class PipelineRun {
   private executor: JobExecutor | undefined;
+  /** How the executor was made: whether its jobs share this machine's budgets. */
+  private executorFactory: ExecutorFactory | undefined;
   private runner: JobRunner | undefined;
   private scheduler: Scheduler | undefined;
   private paused = false;
@@ -348,7 +334,7 @@ class PipelineRun {
       });
     }
     const cpus = availableParallelism();
-    const local = executor.kind === "local";
+    const local = this.executorFactory?.usesThisMachine ?? false;
     const pool = new ResourcePool({
       threads: local ? (options.maxThreads ?? cpus) : Infinity,
       memoryMb: local ? (options.maxMemoryMb ?? Math.floor(totalmem() / 1024 / 1024)) : Infinity,
@@ -420,17 +406,19 @@ class PipelineRun {
     }
   }
 
+  /** The executor of `--executor`, else of the profile's `[cluster] backend`, else the local one (executor-kinds.ts). */
   private async makeExecutor(): Promise<JobExecutor> {
-    const kind = this.options.executor ?? (this.pipeline.cluster?.backend as ExecutorKind | undefined) ?? "local";
-    if (kind === "local") return new LocalExecutor({ env: { STRAND_RUN_ID: this.runId }, timesDir: this.runDir });
-    if (!this.options.clusterExecutor) throw new EngineError("USAGE_ERROR", `the ${kind} executor is not available here`);
-    return this.options.clusterExecutor(kind, {
+    const kind = this.options.executor ?? this.pipeline.cluster?.backend ?? "local";
+    if (!isExecutorKind(kind)) throw new EngineError("USAGE_ERROR", `the ${kind} executor is not available here`);
+    this.executorFactory = EXECUTORS[kind];
+    return this.executorFactory.create({
       workdir: this.pipeline.dir,
       runDir: this.runDir,
+      runId: this.runId,
+      givenRunId: this.options.runId,
       cluster: this.pipeline.cluster ?? { extra_args: [] },
       maxSubmitted: this.options.maxSubmitted,
       pollIntervalMs: this.options.pollIntervalMs,
-      runId: this.options.runId,
       log: (message) => void this.events.emit("warning", { message }),
     });
   }

@@ -23,7 +23,7 @@ export interface ReportJob {
   attempts: number | null;
 }
 
-/** A failure of the run with its diagnosis (see engine/run/diagnosis.ts). */
+/** A failure of the run with its diagnosis (see engine/run/diagnosis/diagnosis.ts). */
 export interface ReportFailure {
   job: string | null;
   rule: string | null;

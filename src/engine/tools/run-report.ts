@@ -1,7 +1,7 @@
 /**
  * Gathers a `RunReport` (see report.ts) from what a run left on disk: its folder `.strand/runs/<run id>/`
  * (`run.json` and the event log), the workdir's checkpoint (the command each job ran), the failed jobs'
- * stderr logs (diagnosed by engine/run/diagnosis.ts) and the workflow file. The caller may hand in what it
+ * stderr logs (diagnosed by engine/run/diagnosis/diagnosis.ts) and the workflow file. The caller may hand in what it
  * knows better: the loaded pipeline (`strand run --report`), the run's resource samples and its status
  * (the service), and a log reader that refuses paths outside a workspace (the service again).
  */
@@ -11,8 +11,8 @@ import { EngineError } from "../findings.js";
 import { loadPipelineText } from "../format/load.js";
 import type { Pipeline } from "../format/model.js";
 import { effectiveEnvironment, environmentLabel } from "../format/rule-settings.js";
-import { readCheckpoint, type CheckpointData } from "../run/checkpoint.js";
-import { diagnoseRun, STDERR_TAIL_CHARS } from "../run/diagnosis.js";
+import { readCheckpoint, type CheckpointData } from "../run/checkpoint/checkpoint.js";
+import { diagnoseRun, STDERR_TAIL_CHARS } from "../run/diagnosis/diagnosis.js";
 import { parseEventLog, type RunEvent } from "../run/event-log.js";
 import { processAlive } from "../run/file-lock.js";
 import { engineVersion } from "../version.js";

@@ -13,7 +13,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
-import { AddressRefusal, pinnedLookup, vetHost, type AddressLookup } from "../../engine/notify/public-address.js";
+import { AddressRefusal, pinnedLookup, vetHost, type AddressLookup } from "../../engine/public-address.js";
 
 export type { AddressLookup };
 

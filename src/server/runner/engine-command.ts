@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
-import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environment-wrap.js";
+import { CONTAINER_RUNTIME_VARIABLE, isContainerProgram } from "../../engine/run/environments/environment-wrap.js";
 import type { WebhookTargets } from "../../engine/notify/webhook.js";
 import type { Run, RunTarget } from "../store/runs/contract.js";
 import { readWorkspaceJson } from "./workspace-reader.js";

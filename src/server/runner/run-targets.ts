@@ -4,8 +4,8 @@
  * runtimes with the kind of engine environment each one runs. Schedulers and runtimes come from the
  * engine's own tables, so a scheduler or runtime the engine learns becomes a target here.
  */
-import { BACKEND_NAMES, isBackendName, SUBMIT_PROGRAMS, type BackendName } from "../../engine/run/cluster/backends.js";
-import { CONTAINER_PROGRAMS, SINGULARITY_PROGRAMS } from "../../engine/run/environment-wrap.js";
+import { BACKEND_NAMES, isBackendName, SUBMIT_PROGRAMS, type BackendName } from "../../engine/run/cluster/scheduler-registry.js";
+import { CONTAINER_PROGRAMS, SINGULARITY_PROGRAMS } from "../../engine/run/environments/environment-wrap.js";
 
 /** The target kinds a run may name (`cloud_batch` is accepted by the schema and refused with a reason). */
 export const TARGET_TYPES = ["local", ...BACKEND_NAMES, "container", "cloud_batch"] as const;

@@ -30,7 +30,8 @@ import { chmodSync, chownSync, existsSync, fchmodSync, fchownSync, lstatSync, re
 import { homedir, userInfo } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findExecutable } from "../../engine/run/environment-wrap.js";
+import { findExecutable } from "../../engine/run/environments/environment-wrap.js";
+import { CONTROLLER_PROGRAMS } from "../../engine/run/cluster/scheduler-registry.js";
 import { openFolderInWorkspace } from "./workspace-reader.js";
 
 /** `SERVICE_SANDBOX`: `auto` (bwrap in team and hpc modes, none in personal mode), `bwrap` or `off`. */
@@ -125,13 +126,8 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Default per-job process cap. */
 export const DEFAULT_JOB_PROCESSES = 1024;
 
-/** Programs that talk to a scheduler or MUNGE: jobs never get them. */
-const SCHEDULER_PROGRAMS = [
-  "sbatch", "srun", "salloc", "sattach", "sbcast", "scancel", "scontrol", "scrontab", "sacct", "sacctmgr", "sdiag", "sinfo", "sprio", "squeue", "sreport", "sshare", "sstat", "strigger",
-  "qsub", "qdel", "qstat", "qalter", "qhold", "qrls", "qmod", "qrsh", "qlogin",
-  "bsub", "bjobs", "bkill", "bmod", "bqueues", "bhosts", "bstop", "bresume",
-  "munge", "unmunge", "remunge",
-];
+/** Programs that talk to a scheduler (each scheduler's module in the engine lists its own) or MUNGE: jobs never get them. */
+const SCHEDULER_PROGRAMS = [...CONTROLLER_PROGRAMS, "munge", "unmunge", "remunge"];
 
 /** The path of a `unix://` socket address, or undefined. */
 function unixSocketOf(address: string | undefined): string | undefined {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadPipeline } from "../../../src/engine/format/load.js";
-import { readCheckpoint } from "../../../src/engine/run/checkpoint.js";
+import { readCheckpoint } from "../../../src/engine/run/checkpoint/checkpoint.js";
 import { readEventLog, type RunEvent } from "../../../src/engine/run/event-log.js";
 import { startRun, type RunOptions, type RunResult } from "../../../src/engine/run/run-pipeline.js";
 import { planPipeline } from "../../../src/engine/run/plan.js";
@@ -61,7 +61,7 @@ shell = "echo {sample} > {output}"
     const again = await run(dir);
     expect(again.result.counts.succeeded).toBe(0);
     const pipeline = await loadPipeline(join(dir, "main.oxoflow"));
-    const { applyReentries } = await import("../../../src/engine/run/reentry.js");
+    const { applyReentries } = await import("../../../src/engine/run/checkpoint/reentry.js");
     applyReentries(pipeline, readCheckpoint(dir)!.reentries);
     expect(planPipeline(pipeline).jobs.map((job) => job.job.name)).toContain("process_batch_S3");
   });

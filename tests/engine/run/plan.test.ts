@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { renderCommand, renderContext } from "../../../src/engine/expand/render-command.js";
 import { loadPipelineText } from "../../../src/engine/format/load.js";
 import type { Pipeline } from "../../../src/engine/format/model.js";
-import { openCheckpoint, readCheckpoint, type CheckpointData, type CheckpointStore } from "../../../src/engine/run/checkpoint.js";
-import { configSnapshot, createJobRecord, type JobOutcome } from "../../../src/engine/run/fingerprint.js";
+import { openCheckpoint, readCheckpoint, type CheckpointData, type CheckpointStore } from "../../../src/engine/run/checkpoint/checkpoint.js";
+import { configSnapshot, createJobRecord, type JobOutcome } from "../../../src/engine/run/checkpoint/fingerprint.js";
 import { planPipeline, type Plan, type PlanOptions } from "../../../src/engine/run/plan.js";
 import { engineError, removeTempDirs, tempDir, writeFile } from "../../support/temp-workspace.js";
 

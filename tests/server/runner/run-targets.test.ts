@@ -4,8 +4,8 @@
  * container program the engine can run an environment with is a runtime.
  */
 import { describe, expect, it } from "vitest";
-import { BACKEND_NAMES, createBackend } from "../../../src/engine/run/cluster/backends.js";
-import { CONTAINER_PROGRAMS, SINGULARITY_PROGRAMS } from "../../../src/engine/run/environment-wrap.js";
+import { BACKEND_NAMES, createBackend } from "../../../src/engine/run/cluster/scheduler-registry.js";
+import { CONTAINER_PROGRAMS, SINGULARITY_PROGRAMS } from "../../../src/engine/run/environments/environment-wrap.js";
 import { containerEnvironmentKind, CONTAINER_RUNTIMES, isContainerRuntime, isSchedulerTarget, submitProgramOf, TARGET_TYPES } from "../../../src/server/runner/run-targets.js";
 
 describe("run targets", () => {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { AddressLookup } from "../../../src/engine/notify/public-address.js";
+import type { AddressLookup } from "../../../src/engine/public-address.js";
 import { forgetTranslations } from "../../../src/server/domains/ai/translate.js";
 import { startProtocolServer, type ProtocolServer } from "../../support/ai-protocol-servers.js";
 import { fenced, post, sseEvents, VALID_DRAFT } from "../../support/ai-drafts.js";

@@ -4,6 +4,8 @@
  * description; where that description produces text a scheduler refuses, the valid form is written
  * instead (SLURM `--gres` has no memory field; LSF `-gpu` takes `num=N`; PBS and SGE have no day field).
  *
+ * Each scheduler's own directives come from its module in schedulers/ (through scheduler-registry.ts).
+ *
  * Every value from the pipeline is checked before it goes into a directive (directive-values.ts). A shared
  * service's job (a sandbox is set) runs its command in the sandbox on the node, and nothing of the job's
  * reaches what runs outside it there: the scheduler's own output goes to /dev/null (it opens those files
@@ -13,9 +15,9 @@
  */
 import { dirname } from "node:path";
 import type { ClusterDirectives, JobSpec } from "../executor.js";
-import { isColonWalltime, lsfRunLimit, parseWalltime, walltime, walltimeHours } from "../durations.js";
-import type { BackendName } from "./backends.js";
-import { checkedCount, checkedJobName, checkedLine, checkedMemory, checkedName, sharedExtraArg, type DirectiveSubject } from "./directive-values.js";
+import { parseWalltime } from "../durations.js";
+import { checkedCount, checkedJobName, checkedLine, checkedMemory, checkedName, sharedExtraArg, type DirectiveSubject, type DirectiveValues } from "./directive-values.js";
+import { SCHEDULERS, schedulerNamed, type BackendName } from "./scheduler-registry.js";
 import { shellQuote } from "../../expand/shell-quote.js";
 
 /** What a job script needs from a job. */
@@ -48,9 +50,6 @@ export interface JobScript {
   warnings: string[];
 }
 
-/** The directive prefix each scheduler reads. */
-export const DIRECTIVE_PREFIX: Record<BackendName, string> = { slurm: "#SBATCH", pbs: "#PBS", sge: "#$", lsf: "#BSUB" };
-
 const ONE_HOUR_MS = 3_600_000;
 
 
@@ -64,9 +63,7 @@ function walltimeMs(text: string, job: string, warnings: string[]): number {
 
 /** The walltime as the backend writes it; colon forms the backend understands pass through unchanged. */
 function renderWalltime(backend: BackendName, text: string, job: string, warnings: string[]): string {
-  if (backend === "slurm") return isColonWalltime(text) ? text.trim() : walltime(walltimeMs(text, job, warnings));
-  if (backend === "lsf") return lsfRunLimit(walltimeMs(text, job, warnings));
-  return /^\s*\d+:\d{2}:\d{2}\s*$/.test(text) ? text.trim() : walltimeHours(walltimeMs(text, job, warnings));
+  return schedulerNamed(backend).walltime(text, () => walltimeMs(text, job, warnings));
 }
 
 /** The number of GPUs a job asks for: the gpu_spec count, else `gpu`, else one when a gpu_spec exists. */
@@ -75,23 +72,8 @@ function gpuCount(cluster: ClusterDirectives | undefined): number | undefined {
   return cluster?.gpu !== undefined && cluster.gpu > 0 ? cluster.gpu : undefined;
 }
 
-/** The values directives are written with: each checked, the job refused when one fails. */
-interface CheckedValues {
-  jobName: string;
-  threads: number;
-  memory?: string;
-  partition?: string;
-  account?: string;
-  gpuModel?: string;
-  gpus?: number;
-  gpuMemoryGb?: number;
-  /** The log files the scheduler opens: /dev/null for a sandboxed job, whose logs are opened in the sandbox. */
-  stdoutPath: string;
-  stderrPath: string;
-}
-
 /** The request's directive values, checked (throws the job's refusal, naming the rule and the field). */
-function checkedValues(request: JobScriptRequest): CheckedValues {
+function checkedValues(request: JobScriptRequest): DirectiveValues {
   const subject: DirectiveSubject = { rule: request.rule, name: request.name };
   const { cluster } = request;
   const gpuSpec = cluster?.gpu_spec;
@@ -114,91 +96,39 @@ function checkedValues(request: JobScriptRequest): CheckedValues {
   };
 }
 
-function slurmDirectives(values: CheckedValues, time: string | undefined): string[] {
-  const lines = [`--job-name=${values.jobName}`, `--cpus-per-task=${values.threads}`];
-  if (values.memory) lines.push(`--mem=${values.memory}`);
-  if (values.gpus !== undefined) lines.push(`--gres=gpu:${values.gpuModel ? `${values.gpuModel}:` : ""}${values.gpus}`);
-  if (values.gpuMemoryGb !== undefined) lines.push(`--mem-per-gpu=${values.gpuMemoryGb}G`);
-  if (time) lines.push(`--time=${time}`);
-  if (values.partition) lines.push(`--partition=${values.partition}`);
-  if (values.account) lines.push(`--account=${values.account}`);
-  return lines.map((line) => `#SBATCH ${line}`);
-}
-
-function pbsDirectives(values: CheckedValues, time: string | undefined): string[] {
-  const resources = [`nodes=1:ppn=${values.threads}`];
-  if (values.memory) resources.push(`mem=${values.memory}`);
-  if (values.gpus !== undefined) resources.push(`gpu=${values.gpus}`);
-  if (time) resources.push(`walltime=${time}`);
-  const lines = [`#PBS -N ${values.jobName}`, `#PBS -l ${resources.join(",")}`];
-  // PBS has no portable way to ask for a GPU model; the comment keeps the request visible to the reader.
-  if (values.gpuModel) lines.push(`# GPU model requested: ${values.gpuModel}`);
-  if (values.partition) lines.push(`#PBS -q ${values.partition}`);
-  if (values.account) lines.push(`#PBS -A ${values.account}`);
-  return lines;
-}
-
-function sgeDirectives(values: CheckedValues, time: string | undefined): string[] {
-  const lines = [`#$ -N ${values.jobName}`, `#$ -pe smp ${values.threads}`];
-  if (values.memory) lines.push(`#$ -l h_vmem=${values.memory}`);
-  if (values.gpus !== undefined) lines.push(`#$ -l gpu=${values.gpus}`);
-  if (time) lines.push(`#$ -l h_rt=${time}`);
-  if (values.partition) lines.push(`#$ -q ${values.partition}`);
-  return lines;
-}
-
-function lsfDirectives(values: CheckedValues, time: string | undefined): string[] {
-  const lines = [`#BSUB -J ${values.jobName}`, `#BSUB -n ${values.threads}`];
-  if (values.memory) lines.push(`#BSUB -M ${values.memory}`);
-  if (values.gpus !== undefined) lines.push(`#BSUB -gpu "num=${values.gpus}"`);
-  if (time) lines.push(`#BSUB -W ${time}`);
-  if (values.partition) lines.push(`#BSUB -q ${values.partition}`);
-  return lines;
-}
-
-/** The directives that name the scheduler's own output files (`--output=…`, `-o …`). */
-function logDirectives(backend: BackendName, values: CheckedValues): string[] {
-  if (backend === "slurm") return [`#SBATCH --output=${values.stdoutPath}`, `#SBATCH --error=${values.stderrPath}`];
-  return [`${DIRECTIVE_PREFIX[backend]} -o ${values.stdoutPath}`, `${DIRECTIVE_PREFIX[backend]} -e ${values.stderrPath}`];
-}
-
 /**
  * The directive lines of a job for a backend. On one's own machine `extra_args` come last, verbatim; for a
  * shared service's job they pass the allow-list, and its own lines (output to /dev/null, no environment of
  * the submitter's) come last, so no earlier line can undo them.
  */
 export function jobDirectives(backend: BackendName, request: JobScriptRequest, warnings: string[] = []): string[] {
+  const scheduler = schedulerNamed(backend);
   const values = checkedValues(request);
   const time = request.cluster?.walltime !== undefined ? renderWalltime(backend, request.cluster.walltime, request.name, warnings) : undefined;
-  const lines =
-    backend === "slurm"
-      ? slurmDirectives(values, time)
-      : backend === "pbs"
-        ? pbsDirectives(values, time)
-        : backend === "sge"
-          ? sgeDirectives(values, time)
-          : lsfDirectives(values, time);
+  const lines = scheduler.resourceDirectives(values, time);
   const subject: DirectiveSubject = { rule: request.rule, name: request.name };
   const extras = request.cluster?.extra_args ?? [];
   if (request.sandbox === undefined) {
-    lines.push(...logDirectives(backend, values));
-    for (const extra of extras) lines.push(`${DIRECTIVE_PREFIX[backend]} ${checkedLine(subject, "extra_args entry", extra)}`);
+    lines.push(...scheduler.logDirectives(values));
+    for (const extra of extras) lines.push(`${scheduler.directivePrefix} ${checkedLine(subject, "extra_args entry", extra)}`);
     return lines;
   }
-  for (const extra of extras) lines.push(`${DIRECTIVE_PREFIX[backend]} ${sharedExtraArg(backend, subject, extra)}`);
-  lines.push(...logDirectives(backend, values));
-  // PBS and SGE pass the submitter's environment only when asked (-V, refused above); LSF passes it, and it
-  // is the engine's, which no job can change.
-  if (backend === "slurm") lines.push("#SBATCH --export=NONE");
+  for (const extra of extras) lines.push(`${scheduler.directivePrefix} ${sharedExtraArg(scheduler.extraArgs, subject, extra)}`);
+  lines.push(...scheduler.logDirectives(values));
+  // What keeps the submitter's environment out of the job, where the scheduler would pass it (SLURM).
+  lines.push(...scheduler.sandboxDirectives);
   return lines;
 }
 
 /**
  * Variables a sandboxed job's script does not export: what changes how a shell or the dynamic loader
  * starts, what the scheduler sets on the node itself (its job variables, the GPUs it gave the job), and the
- * scheduler's and daemons' locations, which a job has no use for.
+ * scheduler's and daemons' locations, which a job has no use for. Each scheduler's module names the prefixes
+ * of its own variables.
  */
-const NOT_EXPORTED = /^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|IFS|CDPATH|GLOBIGNORE|PS4|PROMPT_COMMAND|BASH_XTRACEFD|POSIXLY_CORRECT|PWD|OLDPWD|SHLVL|_|HOSTNAME|LD_\w*|SLURM_\w*|SBATCH_\w*|SALLOC_\w*|SRUN_\w*|PBS_\w*|SGE_\w*|LSB_\w*|LSF_\w*|MUNGE_SOCKET|DOCKER_HOST|CONTAINER_HOST|CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ZE_AFFINITY_MASK)$/;
+const NOT_EXPORTED = new RegExp(
+  `^(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|IFS|CDPATH|GLOBIGNORE|PS4|PROMPT_COMMAND|BASH_XTRACEFD|POSIXLY_CORRECT|PWD|OLDPWD|SHLVL|_|HOSTNAME|LD_\\w*|${SCHEDULERS.flatMap((scheduler) => scheduler.jobVariablePrefixes.map((prefix) => `${prefix}\\w*`)).join("|")}|MUNGE_SOCKET|DOCKER_HOST|CONTAINER_HOST|CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|ZE_AFFINITY_MASK)$`,
+);
 
 /** `export NAME='value'` for each variable of the engine's environment a sandboxed job gets, sorted by name. */
 function exportLines(environment: Readonly<Record<string, string | undefined>>): string[] {

@@ -50,6 +50,11 @@ export interface RunOptions {
 /** Runs one scheduler command line, retrying transient failures; resolves with the output or throws an EngineError. */
 export type RunSchedulerCommand = (command: CommandLine, options?: RunOptions) => Promise<CommandOutcome>;
 
+/** The first non-empty line of a command's output. */
+export function firstLine(text: string): string | undefined {
+  return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
+}
+
 // Failures a retry cannot fix: the request itself is wrong, so retrying only delays the error.
 const PERMANENT_FAILURE =
   /invalid (account|partition|qos|generic resource|gres|feature|node name|option|dependency|time limit)|unrecognized option|unknown option|illegal option|requested node configuration is not available|more processors requested than permitted|memory specification can not be satisfied|permission denied|no such file/i;

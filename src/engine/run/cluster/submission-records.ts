@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { BackendName } from "./backends.js";
+import type { BackendName } from "./scheduler-registry.js";
 import { jobNumberOf } from "./scheduler-job-names.js";
 
 /** What the engine knows about a job it submitted. */

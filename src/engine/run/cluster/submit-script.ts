@@ -3,7 +3,7 @@
  * order, captures each job id and makes every job wait for the jobs it needs to succeed, with the
  * scheduler's own dependency syntax.
  */
-import type { BackendName } from "./backends.js";
+import { schedulerNamed, type BackendName } from "./scheduler-registry.js";
 import { shellQuote } from "../../expand/shell-quote.js";
 
 /** One job script to submit, with the names of the jobs it waits for (all earlier in the list). */
@@ -13,56 +13,6 @@ export interface SubmitEntry {
   script: string;
   after: string[];
 }
-
-/**
- * The bash function `submit_job NAME SCRIPT [ID…]` per backend: submits SCRIPT after the given job ids,
- * prints `NAME ID` and stores the id in `ids[NAME]`.
- */
-const SUBMIT_FUNCTION: Record<BackendName, string[]> = {
-  slurm: [
-    "submit_job() {",
-    "  local name=$1 script=$2; shift 2",
-    "  local after=()",
-    '  if [ $# -gt 0 ]; then after=("--dependency=afterok:$(IFS=:; echo "$*")"); fi',
-    "  local out",
-    '  out=$(sbatch --parsable "${after[@]}" "$script")',
-    '  ids[$name]=${out%%;*}   # "123;cluster" on federated clusters',
-    '  echo "$name ${ids[$name]}"',
-    "}",
-  ],
-  pbs: [
-    "submit_job() {",
-    "  local name=$1 script=$2; shift 2",
-    "  local after=()",
-    '  if [ $# -gt 0 ]; then after=(-W "depend=afterok:$(IFS=:; echo "$*")"); fi',
-    '  ids[$name]=$(qsub "${after[@]}" "$script")',
-    '  echo "$name ${ids[$name]}"',
-    "}",
-  ],
-  sge: [
-    "submit_job() {",
-    "  local name=$1 script=$2; shift 2",
-    "  local after=()",
-    '  if [ $# -gt 0 ]; then after=(-hold_jid "$(IFS=,; echo "$*")"); fi',
-    "  local out",
-    '  out=$(qsub -terse "${after[@]}" "$script")',
-    '  ids[$name]=${out%%.*}   # array jobs answer "123.1-10:1"',
-    '  echo "$name ${ids[$name]}"',
-    "}",
-  ],
-  lsf: [
-    "submit_job() {",
-    "  local name=$1 script=$2; shift 2",
-    "  local after=() condition=() id",
-    '  for id in "$@"; do condition+=("done($id)"); done',
-    '  if [ $# -gt 0 ]; then after=(-w "$(printf "%s && " "${condition[@]}" | sed "s/ && $//")"); fi',
-    "  local out",
-    '  out=$(bsub "${after[@]}" < "$script")   # bsub reads #BSUB lines only from stdin',
-    '  ids[$name]=$(echo "$out" | sed -n "s/^Job <\\([0-9]*\\)> is submitted.*/\\1/p")',
-    '  echo "$name ${ids[$name]}"',
-    "}",
-  ],
-};
 
 /** The text of `submit.sh` for the given jobs (already in topological order). */
 export function renderSubmitScript(backend: BackendName, entries: SubmitEntry[], options: { workflow: string; logFolder: string }): string {
@@ -76,7 +26,8 @@ export function renderSubmitScript(backend: BackendName, entries: SubmitEntry[],
     `mkdir -p ${shellQuote(options.logFolder)}`,
     "declare -A ids",
     "",
-    ...SUBMIT_FUNCTION[backend],
+    // submit_job NAME SCRIPT [ID…], in the scheduler's own dependency syntax (its module in schedulers/).
+    ...schedulerNamed(backend).submitFunction,
     "",
   ];
   for (const entry of entries) {

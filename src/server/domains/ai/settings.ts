@@ -4,7 +4,7 @@
  * write-only: it is never returned, logged or put in an error. Settings resolve into the provider chain
  * the harness calls (the caller's own, then the shared one or the environment's, then discovered ones).
  */
-import { AddressRefusal, vetHost, type AddressLookup } from "../../../engine/notify/public-address.js";
+import { AddressRefusal, vetHost, type AddressLookup } from "../../../engine/public-address.js";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { type AiSettingsRecord, type AiSettingsStore, SERVER_AI_SCOPE } from "../../store/ai-settings/contract.js";

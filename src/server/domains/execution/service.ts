@@ -10,13 +10,13 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { lockHolderAlive, type LockOwner } from "../../../engine/run/file-lock.js";
-import { findExecutable } from "../../../engine/run/environment-wrap.js";
+import { findExecutable } from "../../../engine/run/environments/environment-wrap.js";
 import type { Caller } from "../../caller.js";
 import type { PathPrivacy } from "../../path-privacy.js";
 import { ServiceError } from "../../errors.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type RunRequest } from "../../runner/engine-command.js";
-import { dockerImageProblem, singularityImageProblem } from "../../../engine/run/image-reference.js";
+import { dockerImageProblem, singularityImageProblem } from "../../../engine/format/image-reference.js";
 import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
 import { assertLinkFree, LinkInWorkspaceError, writeLinkFree } from "../../runner/link-guard.js";
 import type { RunSupervisor } from "../../runner/supervisor.js";

@@ -8,7 +8,7 @@ import { EVENT_LOG_MAX_BYTES, readWorkspaceEventLog } from "../../runner/event-l
 import { PIPELINE_TEXT_MAX_BYTES } from "../../runner/engine-command.js";
 import { readWorkspaceTail, readWorkspaceText } from "../../runner/workspace-reader.js";
 import { progressOf } from "../../runner/run-progress.js";
-import { diagnoseRun } from "../../../engine/run/diagnosis.js";
+import { diagnoseRun } from "../../../engine/run/diagnosis/diagnosis.js";
 import { renderRunReport } from "../../../engine/tools/report.js";
 import { loadRunReport } from "../../../engine/tools/run-report.js";
 import { readMetrics } from "../../runner/metrics-file.js";

@@ -19,7 +19,7 @@ import { readWorkspaceText } from "../../runner/workspace-reader.js";
 import type { Run } from "../../store/runs/contract.js";
 import { isTerminalRunStatus } from "../../store/runs/run-states.js";
 import { dagOf, ruleMemory } from "../workflow/service.js";
-import { diagnoseRun } from "../../../engine/run/diagnosis.js";
+import { diagnoseRun } from "../../../engine/run/diagnosis/diagnosis.js";
 import { readLinePage } from "./log-pages.js";
 import { readableRun, type ExecutionReadContext } from "./service.js";
 import type { ExecutionTasks } from "./tasks.js";

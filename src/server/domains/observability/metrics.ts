@@ -4,6 +4,7 @@
  */
 import { cpus, freemem, hostname, loadavg, totalmem } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { EXECUTOR_KINDS } from "../../../engine/run/executor-kinds.js";
 
 export interface MetricSources {
   requestsTotal(): number;
@@ -92,6 +93,6 @@ export function systemDocument(version: string, mode: string, startedAt: number,
     data_dir: storage.dataDir,
     storage: storage.kind,
     started_at: new Date(startedAt).toISOString(),
-    engine: { version, executors: ["local", "slurm", "pbs", "sge", "lsf"] },
+    engine: { version, executors: [...EXECUTOR_KINDS] },
   };
 }

@@ -21,7 +21,7 @@ import { formatPipelineText } from "../../../engine/format/canonical-format.js";
 import { loadPipelineText } from "../../../engine/format/load.js";
 import type { Pipeline } from "../../../engine/format/model.js";
 import { effectiveEnvironment, effectiveMemory, effectiveThreads, environmentKind, environmentLabel, environmentSpec, memoryToMegabytes } from "../../../engine/format/rule-settings.js";
-import { setupScript } from "../../../engine/run/environment-setup.js";
+import { setupScript } from "../../../engine/run/environments/environment-setup.js";
 import { diffPipelines, type DiffResult } from "../../../engine/tools/diff.js";
 import { exportPipeline, type ExportResult } from "../../../engine/tools/export.js";
 import { pipelineStats, type PipelineStats } from "../../../engine/tools/stats.js";

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { jobDirectives, renderJobScript, type JobScriptRequest } from "../../../../src/engine/run/cluster/job-script.js";
-import { BACKEND_NAMES, type BackendName } from "../../../../src/engine/run/cluster/backends.js";
+import { BACKEND_NAMES, type BackendName } from "../../../../src/engine/run/cluster/scheduler-registry.js";
 
 const BASE: JobScriptRequest = {
   name: "align_S1",

@@ -1,6 +1,6 @@
 /**
  * The guarded remote fetch: refusals that happen before any connection (the address guard itself is tested
- * in tests/engine/notify/public-address.test.ts), and real
+ * in tests/engine/public-address.test.ts), and real
  * fetches against a local HTTPS server with a throwaway self-signed certificate made by `openssl`.
  * Without openssl the live-server tests skip, except under STRICT_SERVICES=1, where that is a failure.
  */

@@ -5,10 +5,10 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { expandPipeline, type Job } from "../../../src/engine/expand/expand.js";
-import { loadPipelineText } from "../../../src/engine/format/load.js";
-import type { Pipeline } from "../../../src/engine/format/model.js";
-import { CHECKPOINT_FILE, JOURNAL_FILE, openCheckpoint, readCheckpoint, type JobRecord } from "../../../src/engine/run/checkpoint.js";
+import { expandPipeline, type Job } from "../../../../src/engine/expand/expand.js";
+import { loadPipelineText } from "../../../../src/engine/format/load.js";
+import type { Pipeline } from "../../../../src/engine/format/model.js";
+import { CHECKPOINT_FILE, JOURNAL_FILE, openCheckpoint, readCheckpoint, type JobRecord } from "../../../../src/engine/run/checkpoint/checkpoint.js";
 import {
   configSnapshot,
   createJobRecord,
@@ -17,8 +17,8 @@ import {
   ruleFingerprint,
   scriptDigest,
   type JobOutcome,
-} from "../../../src/engine/run/fingerprint.js";
-import { removeTempDirs, tempDir, writeFile } from "../../support/temp-workspace.js";
+} from "../../../../src/engine/run/checkpoint/fingerprint.js";
+import { removeTempDirs, tempDir, writeFile } from "../../../support/temp-workspace.js";
 
 afterAll(removeTempDirs);
 

@@ -12,7 +12,7 @@
  * fails…) has no job_failed event, only `run_finished` with an error: that becomes one failure with
  * `rule` and `job` null, diagnosed from the error text and `error_code`.
  */
-import type { RunEvent } from "./event-log.js";
+import type { RunEvent } from "../event-log.js";
 import { DIAGNOSIS_PATTERNS, UNKNOWN_ERROR, type DiagnosisCategory, type DiagnosisPattern } from "./diagnosis-patterns.js";
 
 /** How much of a job's stderr is searched: the end of the log is where a failure reports itself. */

@@ -11,11 +11,11 @@ import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { basename, delimiter, isAbsolute, join, resolve } from "node:path";
-import { shellQuote, shellWord } from "../expand/shell-quote.js";
-import { EngineError } from "../findings.js";
-import type { Environment } from "../format/model.js";
-import { environmentKind } from "../format/rule-settings.js";
-import { requireUsableImage } from "./image-reference.js";
+import { shellQuote, shellWord } from "../../expand/shell-quote.js";
+import { EngineError } from "../../findings.js";
+import type { Environment } from "../../format/model.js";
+import { environmentKind } from "../../format/rule-settings.js";
+import { requireUsableImage } from "../../format/image-reference.js";
 
 /** The programs that run `docker` environments, in the order they are preferred. */
 export const CONTAINER_PROGRAMS = ["docker", "podman"] as const;

@@ -10,13 +10,13 @@
 import { createHash, hash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { configReferences } from "../check/config-references.js";
-import type { Job } from "../expand/expand.js";
-import { scriptInterpreter } from "../expand/render-command.js";
-import { fillText, type Bindings } from "../expand/template.js";
-import { configKeysIn, isSampleKey, renderConfigValue, substituteConfig } from "../format/config.js";
-import type { Pipeline, Rule, TomlValue } from "../format/model.js";
-import { effectiveEnvironment } from "../format/rule-settings.js";
+import { configReferences } from "../../check/config-references.js";
+import type { Job } from "../../expand/expand.js";
+import { scriptInterpreter } from "../../expand/render-command.js";
+import { fillText, type Bindings } from "../../expand/template.js";
+import { configKeysIn, isSampleKey, renderConfigValue, substituteConfig } from "../../format/config.js";
+import type { Pipeline, Rule, TomlValue } from "../../format/model.js";
+import { effectiveEnvironment } from "../../format/rule-settings.js";
 import type { JobRecord, ManifestEntry } from "./checkpoint.js";
 
 /** Input files up to this size (64 MiB) are content-hashed; larger ones compare by size and modification time. */

@@ -9,15 +9,15 @@
  *
  * Before any of that, the backend's program must be installed; a missing one fails with an install hint.
  */
-import { confined, jobConfinementFromEnv } from "./job-sandbox.js";
+import { confined, jobConfinementFromEnv } from "../job-sandbox.js";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { EngineError } from "../findings.js";
-import type { Environment } from "../format/model.js";
-import { shellQuote } from "../expand/shell-quote.js";
-import { environmentKind, environmentSpec, type EnvironmentKind } from "../format/rule-settings.js";
+import { EngineError } from "../../findings.js";
+import type { Environment } from "../../format/model.js";
+import { shellQuote } from "../../expand/shell-quote.js";
+import { environmentKind, environmentSpec, type EnvironmentKind } from "../../format/rule-settings.js";
 import {
   condaEnvironmentName,
   CONTAINER_RUNTIME_VARIABLE,
@@ -32,9 +32,9 @@ import {
   resolveInWorkdir,
   singularityProgram,
 } from "./environment-wrap.js";
-import { fileDigest } from "./fingerprint.js";
-import { requireUsableImage } from "./image-reference.js";
-import { type HeldLock, waitForLock } from "./file-lock.js";
+import { fileDigest } from "../checkpoint/fingerprint.js";
+import { requireUsableImage } from "../../format/image-reference.js";
+import { type HeldLock, waitForLock } from "../file-lock.js";
 
 /** Where set-ups are recorded, relative to the workdir. */
 export const ENVIRONMENT_CACHE_FILE = ".strand/env-cache/environment_cache.json";

@@ -7,11 +7,11 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "smol-toml";
-import type { Job } from "../expand/expand.js";
-import { EngineError } from "../findings.js";
-import { injectSampleKeys } from "../format/config.js";
+import type { Job } from "../../expand/expand.js";
+import { EngineError } from "../../findings.js";
+import { injectSampleKeys } from "../../format/config.js";
 import type { Reentry } from "./checkpoint.js";
-import type { Pair, Pipeline } from "../format/model.js";
+import type { Pair, Pipeline } from "../../format/model.js";
 
 export type { Reentry };
 

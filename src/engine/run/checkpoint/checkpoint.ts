@@ -13,8 +13,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { EngineError } from "../findings.js";
-import type { Pair } from "../format/model.js";
+import { EngineError } from "../../findings.js";
+import type { Pair } from "../../format/model.js";
 
 /** The engine's folder inside a workdir. */
 export const ENGINE_DIR = ".strand";

@@ -1,27 +1,14 @@
 /**
- * Scheduler command sets: job ids from submit output, native states mapped onto the engine's states with
- * exit codes, and the status calls each backend makes (with recorded scheduler output).
+ * Scheduler command sets (one module each in src/engine/run/cluster/schedulers/): job ids from submit output,
+ * native states mapped onto the engine's states with exit codes, and the status calls each backend makes
+ * (with recorded scheduler output).
  */
 import { describe, expect, it } from "vitest";
-import {
-  createBackend,
-  lsfStatus,
-  parseBjobs,
-  parseBsubId,
-  parseQacct,
-  parseQstatFull,
-  parseQsubId,
-  parseSacct,
-  parseSbatchId,
-  parseScontrol,
-  parseSgeQstat,
-  parseSgeQsubId,
-  parseSqueue,
-  pbsStatus,
-  sgeQueueStatus,
-  slurmExitCode,
-  slurmStatus,
-} from "../../../../src/engine/run/cluster/backends.js";
+import { lsfStatus, parseBjobs, parseBsubId } from "../../../../src/engine/run/cluster/schedulers/lsf.js";
+import { parseQstatFull, parseQsubId, pbsStatus } from "../../../../src/engine/run/cluster/schedulers/pbs.js";
+import { parseQacct, parseSgeQstat, parseSgeQsubId, sgeQueueStatus } from "../../../../src/engine/run/cluster/schedulers/sge.js";
+import { parseSacct, parseSbatchId, parseScontrol, parseSqueue, slurmExitCode, slurmStatus } from "../../../../src/engine/run/cluster/schedulers/slurm.js";
+import { createBackend } from "../../../../src/engine/run/cluster/scheduler-registry.js";
 import type { CommandLine, CommandOutcome, RunSchedulerCommand } from "../../../../src/engine/run/cluster/scheduler-commands.js";
 
 /** A command runner answering from a table (program → output), recording every call. */

@@ -4,7 +4,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { Job } from "../expand/expand.js";
+import type { Job } from "../../expand/expand.js";
 
 /** Modification times of files under a working directory, with folder listings cached. */
 export class FileStatCache {

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readEventLog, type RunEvent } from "../../../src/engine/run/event-log.js";
-import { DIAGNOSIS_PATTERNS } from "../../../src/engine/run/diagnosis-patterns.js";
-import { diagnoseFailure, diagnoseRun, type Diagnostics, type FailureDiagnosis } from "../../../src/engine/run/diagnosis.js";
-import { assertBuilt, STRAND_BIN, strandEnv } from "../../support/strand-cli.js";
+import { readEventLog, type RunEvent } from "../../../../src/engine/run/event-log.js";
+import { DIAGNOSIS_PATTERNS } from "../../../../src/engine/run/diagnosis/diagnosis-patterns.js";
+import { diagnoseFailure, diagnoseRun, type Diagnostics, type FailureDiagnosis } from "../../../../src/engine/run/diagnosis/diagnosis.js";
+import { assertBuilt, STRAND_BIN, strandEnv } from "../../../support/strand-cli.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Running a real pipeline

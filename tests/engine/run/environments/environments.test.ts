@@ -9,14 +9,14 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Environment } from "../../../src/engine/format/model.js";
-import { backendAvailable, ensureEnvironment, environmentKey, environmentLockPath, missingBackendHint, recordedEnvironments } from "../../../src/engine/run/environment-setup.js";
-import { condaEnvironmentName, pulledImagePath, resolveBackendBinaries, wrapCommand } from "../../../src/engine/run/environment-wrap.js";
-import { engineError, removeTempDirs, tempDir, writeFile } from "../../support/temp-workspace.js";
+import type { Environment } from "../../../../src/engine/format/model.js";
+import { backendAvailable, ensureEnvironment, environmentKey, environmentLockPath, missingBackendHint, recordedEnvironments } from "../../../../src/engine/run/environments/environment-setup.js";
+import { condaEnvironmentName, pulledImagePath, resolveBackendBinaries, wrapCommand } from "../../../../src/engine/run/environments/environment-wrap.js";
+import { engineError, removeTempDirs, tempDir, writeFile } from "../../../support/temp-workspace.js";
 
 afterAll(removeTempDirs);
 
-const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../../../..", import.meta.url));
 const SYSTEM_PATH = "/usr/bin:/bin";
 const SHIM = `'if command -v bash >/dev/null 2>&1; then exec bash -c "$1"; else exec sh -c "$1"; fi'`;
 const MACHINE = 16_000;
@@ -286,7 +286,7 @@ describe("ensureEnvironment: set-up runs once", () => {
     const script = writeFile(
       tempDir(),
       "ensure.mts",
-      `import { ensureEnvironment } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, "src/engine/run/environment-setup.ts")).href)};\n` +
+      `import { ensureEnvironment } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, "src/engine/run/environments/environment-setup.ts")).href)};\n` +
         `const [workdir, lockDir] = process.argv.slice(2);\n` +
         `const started = Date.now();\n` +
         `await ensureEnvironment({ docker: "biocontainers/bwa:0.7.17" }, { workdir, lockDir, log: (line) => console.log(line) });\n` +
@@ -315,7 +315,7 @@ describe("ensureEnvironment: set-up runs once", () => {
     const script = writeFile(
       tempDir(),
       "ensure.mts",
-      `import { ensureEnvironment } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, "src/engine/run/environment-setup.ts")).href)};\n` +
+      `import { ensureEnvironment } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, "src/engine/run/environments/environment-setup.ts")).href)};\n` +
         `await ensureEnvironment({ conda: "envs/qc.yml" }, { workdir: process.argv[2], lockDir: process.argv[3] });\n`,
     );
     const env = { ...process.env, PATH: `${fakeBackends(["conda"])}:${SYSTEM_PATH}`, FAKE_CALLS: callsFile };

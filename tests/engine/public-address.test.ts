@@ -3,7 +3,7 @@
  * registries, and IPv6 forms that carry an IPv4 address judged by it).
  */
 import { describe, expect, it } from "vitest";
-import { isPublicAddress } from "../../../src/engine/notify/public-address.js";
+import { isPublicAddress } from "../../src/engine/public-address.js";
 
 describe("isPublicAddress", () => {
   const publicAddresses = [
