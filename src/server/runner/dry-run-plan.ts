@@ -6,6 +6,7 @@
  * it as the lines of the run's log.
  */
 import { readWorkspaceJson } from "./workspace-reader.js";
+import type { PlannedJobState } from "./job-states.js";
 
 /** Why the engine would run or skip a job: its reason code and text (`never-completed`, `up-to-date`, …). */
 export interface PlanReason {
@@ -17,7 +18,7 @@ export interface PlanReason {
 export interface DryRunJob {
   job: string;
   rule: string;
-  status: "would_run" | "would_skip";
+  status: PlannedJobState;
   reason: PlanReason | null;
 }
 

@@ -5,8 +5,9 @@
  */
 import type { RunEvent } from "../../engine/run/event-log.js";
 import type { RunCounts } from "../store/runs/contract.js";
+import type { JobState } from "./job-states.js";
 
-export type JobState = "queued" | "running" | "completed" | "failed" | "skipped";
+export type { JobState } from "./job-states.js";
 
 /** One job as the event log describes it. */
 export interface JobProgress {

@@ -7,21 +7,21 @@
 import type { DirectiveValues, ExtraArgsPolicy } from "./directive-values.js";
 import type { CommandLine, RunSchedulerCommand } from "./scheduler-commands.js";
 
-export type JobState = "pending" | "running" | "succeeded" | "failed" | "cancelled" | "timed-out";
+export type SchedulerJobState = "pending" | "running" | "succeeded" | "failed" | "cancelled" | "timed-out";
 
 /** A job's state as the scheduler reports it, mapped onto the engine's states. */
 export interface JobStatus {
-  state: JobState;
+  state: SchedulerJobState;
   /** Exit code of a finished job (124 for a time-out, 128+N for signal N); null while running or when unknown. */
   exitCode: number | null;
   /** The scheduler's own word for the state (`FAILED`, `F`, `qw`, `EXIT`), for messages. */
   native: string;
 }
 
-export type FinishedState = Exclude<JobState, "pending" | "running">;
+export type FinishedState = Exclude<SchedulerJobState, "pending" | "running">;
 
 /** Whether a state is final. */
-export function isFinished(state: JobState): state is FinishedState {
+export function isFinished(state: SchedulerJobState): state is FinishedState {
   return state !== "pending" && state !== "running";
 }
 

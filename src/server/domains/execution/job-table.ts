@@ -6,10 +6,10 @@
  * kept with them (see `run-folds.ts`), so a page is a scan, not a sort.
  */
 import type { DryRunPlan } from "../../runner/dry-run-plan.js";
+import type { JobRowStatus } from "../../runner/job-states.js";
 import type { JobReason, RunProgress } from "../../runner/run-progress.js";
 
-/** A job's status in the table: its state, or what a dry run would do. */
-export type JobRowStatus = "queued" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
+export type { JobRowStatus } from "../../runner/job-states.js";
 
 /** One row of the job table. */
 export interface JobRow {

@@ -10,6 +10,7 @@ import { lstatSync } from "node:fs";
 import type { DryRunPlan } from "../../runner/dry-run-plan.js";
 import type { JobProgress, JobReason, JobState, RunProgress } from "../../runner/run-progress.js";
 import { JobTable } from "./job-table.js";
+import { JOB_STATES } from "../../runner/job-states.js";
 
 /** A run's jobs: the fold (empty for a dry run), the dry run's plan, and the table built from them (made on first use). */
 export interface RunFold {
@@ -118,7 +119,7 @@ export interface CompactJobs {
   reason: Int32Array;
 }
 
-const STATES: JobState[] = ["queued", "running", "completed", "failed", "skipped"];
+const STATES: readonly JobState[] = JOB_STATES;
 
 /** A fold's jobs by column. */
 export function compactJobs(jobs: JobProgress[]): CompactJobs {

@@ -2,6 +2,7 @@
  * Request and response types of the runs endpoints (they generate this part of the OpenAPI document).
  */
 import { z } from "@hono/zod-openapi";
+import { JOB_ROW_STATUSES, NODE_STATUSES } from "../../runner/job-states.js";
 import { CONTAINER_RUNTIMES, TARGET_TYPES } from "../../runner/run-targets.js";
 import { RUN_ACTIONS, RUN_STATUSES } from "../../store/runs/run-states.js";
 import { DagResult, FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
@@ -89,7 +90,6 @@ export const RunConflict = z
   .openapi("RunConflict");
 
 const RuleJobsSchema = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int() });
-const NODE_STATUSES = ["pending", "running", "completed", "failed", "skipped", "would_run", "would_skip"] as const;
 const NodeStatusSchema = z.enum(NODE_STATUSES).openapi({ description: "the rule's state in this run; a dry run's rules are would_run (a job of it would run) or would_skip" });
 
 /** The engine's reason for running or skipping a job. */
@@ -101,7 +101,7 @@ const RunJobsSchema = z
     z.object({
       job: z.string(),
       rule: z.string(),
-      status: z.enum(["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"]).openapi({ description: "would_run and would_skip: a dry run's plan" }),
+      status: z.enum(JOB_ROW_STATUSES).openapi({ description: "would_run and would_skip: a dry run's plan" }),
       reason: JobReasonSchema.nullable().openapi({ description: "why the engine runs (or would run) the job, or skips it; null when it did not say (a job stopped by a cancel keeps the reason it was started for)" }),
     }),
   )
@@ -112,15 +112,13 @@ export const RunViewQuery = z.object({
   jobs: z.enum(["true", "false"]).optional().openapi({ description: "false: `jobs` is returned empty (page the jobs with GET /api/runs/{id}/jobs instead); default true" }),
 });
 
-const JOB_STATUSES = ["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"] as const;
-
 export const RunJobsQuery = z.object({
   offset: z.coerce.number().int().min(0).optional().openapi({ description: "rows to skip (default 0)" }),
   limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: "rows in the page (default 100, at most 1000)" }),
   sort: z.enum(["order", "job", "rule", "status", "started_at", "duration_ms"]).optional().openapi({ description: "the column to sort by (default order: the engine's order); ties keep the engine's order, rows without a value come last" }),
   order: z.enum(["asc", "desc"]).optional().openapi({ description: "default asc" }),
   q: z.string().max(500).optional().openapi({ description: "only jobs whose id or rule contains this text (case-insensitive)" }),
-  status: z.enum(JOB_STATUSES).optional().openapi({ description: "only jobs in this status" }),
+  status: z.enum(JOB_ROW_STATUSES).optional().openapi({ description: "only jobs in this status" }),
   rule: z.string().min(1).max(500).optional().openapi({ description: "only jobs of this rule" }),
 });
 
@@ -129,7 +127,7 @@ export const RunJobRowSchema = z
     index: z.number().int().openapi({ description: "the job's position in the engine's order (0 first)" }),
     job: z.string(),
     rule: z.string(),
-    status: z.enum(JOB_STATUSES).openapi({ description: "would_run and would_skip: a dry run's plan" }),
+    status: z.enum(JOB_ROW_STATUSES).openapi({ description: "would_run and would_skip: a dry run's plan" }),
     reason: JobReasonSchema.nullable().openapi({ description: "why the engine runs (or would run) the job, or skips it; null when it did not say" }),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),

@@ -23,11 +23,11 @@ import { diagnoseRun } from "../../../engine/run/diagnosis/diagnosis.js";
 import { readLinePage } from "./log-pages.js";
 import { readableRun, type ExecutionReadContext } from "./service.js";
 import type { ExecutionTasks } from "./tasks.js";
+import type { NodeStatus } from "../../runner/job-states.js";
 
 /** Runs one of this domain's engine tasks in the engine pool. */
 const work = engineTasks<ExecutionTasks>(new URL("./worker.js", import.meta.url));
 
-type NodeStatus = "pending" | "running" | "completed" | "failed" | "skipped" | "would_run" | "would_skip";
 
 interface RuleJobs {
   total: number;
