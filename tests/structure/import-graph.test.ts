@@ -1,5 +1,6 @@
 /**
- * The layering rules of docs/architecture.md, checked on the real sources: one direction of dependency
+ * The layering rules drawn in this repository's docs/architecture.md (read it first: it names the layers,
+ * the engine's stage order, the store's areas and where each shared list lives), checked on the real sources: one direction of dependency
  * (engine ← service, engine ← command line, the command line only starting the service), domains that meet
  * only through each other's `service.ts`, and no import loops at all. A failure names every offending import.
  */
