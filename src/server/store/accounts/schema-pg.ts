@@ -1,6 +1,7 @@
 /** The PostgreSQL tables of this area (accounts with their sessions, access tokens and linked identities); drizzle-kit generates `drizzle/pg/` from every area's. */
 import { sql } from "drizzle-orm";
 import { check, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ownedBy } from "../pg-columns.js";
 
 /**
  * Accounts of team and hpc modes. The unique index on lower(username) makes `Alice` and `alice` one name, so
@@ -27,9 +28,7 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text().primaryKey(),
-    user_id: text()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    user_id: ownedBy(() => users.id),
     secret_hash: text().notNull(),
     created_at: text().notNull(),
     expires_at: text().notNull(),
@@ -45,9 +44,7 @@ export const accessTokens = pgTable(
   "access_tokens",
   {
     id: text().primaryKey(),
-    user_id: text()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    user_id: ownedBy(() => users.id),
     name: text().notNull(),
     secret_hash: text().notNull(),
     created_at: text().notNull(),
@@ -63,9 +60,7 @@ export const oauthIdentities = pgTable(
   {
     provider: text().notNull(),
     provider_user_id: text().notNull(),
-    user_id: text()
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    user_id: ownedBy(() => users.id),
     login: text(),
     created_at: text().notNull(),
   },

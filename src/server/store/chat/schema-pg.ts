@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, json, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { users } from "../accounts/schema-pg.js";
+import { ownedBy } from "../pg-columns.js";
 
 /**
  * Copilot conversations. `owner` is a user id, or `local` in personal mode where there are no accounts;
@@ -28,9 +29,7 @@ export const chatSessions = pgTable(
 export const chatMessages = pgTable(
   "chat_messages",
   {
-    session_id: text()
-      .notNull()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    session_id: ownedBy(() => chatSessions.id),
     seq: integer().notNull(),
     role: text({ enum: ["user", "assistant", "tool"] }).notNull(),
     content: text().notNull(),

@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../accounts/schema-sqlite.js";
+import { ownedBy } from "../sqlite-columns.js";
 
 /**
  * Copilot conversations. `owner` is a user id, or `local` in personal mode where there are no accounts;
@@ -28,9 +29,7 @@ export const chatSessions = sqliteTable(
 export const chatMessages = sqliteTable(
   "chat_messages",
   {
-    session_id: text()
-      .notNull()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    session_id: ownedBy(() => chatSessions.id),
     seq: integer().notNull(),
     role: text({ enum: ["user", "assistant", "tool"] }).notNull(),
     content: text().notNull(),

@@ -1,6 +1,7 @@
 /** The PostgreSQL tables of this area (saved pipelines and their revisions); drizzle-kit generates `drizzle/pg/` from every area's. */
 import { sql } from "drizzle-orm";
 import { check, index, integer, json, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ownedBy } from "../pg-columns.js";
 
 /** Saved pipelines; `revision` is bumped by every update inside a write transaction. */
 export const pipelines = pgTable(
@@ -32,9 +33,7 @@ export const pipelineRevisions = pgTable(
   "pipeline_revisions",
   {
     id: text().primaryKey(),
-    pipeline_id: text()
-      .notNull()
-      .references(() => pipelines.id, { onDelete: "cascade" }),
+    pipeline_id: ownedBy(() => pipelines.id),
     revision: integer().notNull(),
     toml_content: text().notNull(),
     name: text().notNull(),

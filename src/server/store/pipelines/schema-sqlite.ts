@@ -1,6 +1,7 @@
 /** The SQLite tables of this area (saved pipelines and their revisions); drizzle-kit generates `drizzle/sqlite/` from every area's. */
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ownedBy } from "../sqlite-columns.js";
 
 /** Saved pipelines; `revision` is bumped by every update inside a write transaction. */
 export const pipelines = sqliteTable(
@@ -34,9 +35,7 @@ export const pipelineRevisions = sqliteTable(
   "pipeline_revisions",
   {
     id: text().primaryKey(),
-    pipeline_id: text()
-      .notNull()
-      .references(() => pipelines.id, { onDelete: "cascade" }),
+    pipeline_id: ownedBy(() => pipelines.id),
     revision: integer().notNull(),
     toml_content: text().notNull(),
     name: text().notNull(),
