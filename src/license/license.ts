@@ -53,22 +53,30 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Where the license is looked for and what checks it: `SERVICE_LICENSE`, the configuration folder
+ * (`SERVICE_CONFIG_DIR`) and `SERVICE_LICENSE_PUBLIC_KEY`, as the settings table reads them.
+ */
+export interface LicensePlaces {
+  /** A license file to use first (SERVICE_LICENSE). */
+  file?: string;
+  /** The platform configuration folder; its `license.json` is the second place. */
+  configDir: string;
+  /** The Ed25519 public key (hex) signatures are checked against (default: the vendor's). */
+  publicKey?: string;
+}
+
 /** The candidate license files with their source, in resolution order. */
-export function licenseFiles(env: NodeJS.ProcessEnv = process.env): { source: LicenseSource; path: string }[] {
+export function licenseFiles(places: LicensePlaces): { source: LicenseSource; path: string }[] {
   const files: { source: LicenseSource; path: string }[] = [];
-  if (env.SERVICE_LICENSE) files.push({ source: "env", path: env.SERVICE_LICENSE });
-  files.push({ source: "config", path: join(configDir(env), "license.json") });
+  if (places.file) files.push({ source: "env", path: places.file });
+  files.push({ source: "config", path: join(places.configDir, "license.json") });
   files.push({ source: "legacy", path: join(homedir(), ".strand", "license.json") });
   return files;
 }
 
-/** The platform configuration directory. */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.SERVICE_CONFIG_DIR ?? join(homedir(), ".config", "strand");
-}
-
 /** Checks a license document (text) read from `from`; never throws. */
-export async function checkLicenseText(text: string, from: { source: LicenseSource; path: string | null }, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<LicenseStatus> {
+export async function checkLicenseText(text: string, from: { source: LicenseSource; path: string | null }, places: Pick<LicensePlaces, "publicKey">, now = new Date()): Promise<LicenseStatus> {
   const refuse = (problem: string): LicenseStatus => ({ ...EMBEDDED, path: from.path, problem });
   let document: { license?: LicenseTerms; signature?: string };
   try {
@@ -79,7 +87,7 @@ export async function checkLicenseText(text: string, from: { source: LicenseSour
   const terms = document.license;
   if (!terms || typeof terms !== "object" || terms.type !== "commercial" || typeof terms.licensee !== "string") return refuse("no commercial license terms (license.type, license.licensee)");
   if (typeof document.signature !== "string" || !/^[A-Za-z0-9+/=]+$/.test(document.signature)) return refuse("no signature");
-  const key = env.SERVICE_LICENSE_PUBLIC_KEY ?? VENDOR_PUBLIC_KEY;
+  const key = places.publicKey ?? VENDOR_PUBLIC_KEY;
   let valid = false;
   try {
     valid = await verifyAsync(Buffer.from(document.signature, "base64"), Buffer.from(canonicalJson(terms)), Buffer.from(key, "hex"));
@@ -92,8 +100,8 @@ export async function checkLicenseText(text: string, from: { source: LicenseSour
 }
 
 /** The license status: the first license file that exists decides; none means the embedded academic license. */
-export async function resolveLicense(env: NodeJS.ProcessEnv = process.env): Promise<LicenseStatus> {
-  for (const file of licenseFiles(env)) {
+export async function resolveLicense(places: LicensePlaces): Promise<LicenseStatus> {
+  for (const file of licenseFiles(places)) {
     if (!existsSync(file.path)) continue;
     let text: string;
     try {
@@ -101,15 +109,15 @@ export async function resolveLicense(env: NodeJS.ProcessEnv = process.env): Prom
     } catch (error) {
       return { ...EMBEDDED, path: file.path, problem: `the license file cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
     }
-    return checkLicenseText(text, file, env);
+    return checkLicenseText(text, file, places);
   }
   return EMBEDDED;
 }
 
 /** Checks an uploaded license and, when valid, installs it as the configuration directory's license.json. */
-export async function installLicense(text: string, env: NodeJS.ProcessEnv = process.env): Promise<LicenseStatus> {
-  const target = join(configDir(env), "license.json");
-  const status = await checkLicenseText(text, { source: "config", path: target }, env);
+export async function installLicense(text: string, places: LicensePlaces): Promise<LicenseStatus> {
+  const target = join(places.configDir, "license.json");
+  const status = await checkLicenseText(text, { source: "config", path: target }, places);
   if (status.type !== "commercial" || !status.valid) return status;
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(`${target}.tmp`, text);
@@ -122,13 +130,13 @@ export class LicenseCache {
   private cached: { at: number; status: Promise<LicenseStatus> } | undefined;
 
   constructor(
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly places: LicensePlaces,
     private readonly ttlMs = 30_000,
   ) {}
 
   get(): Promise<LicenseStatus> {
     const now = Date.now();
-    if (!this.cached || now - this.cached.at > this.ttlMs) this.cached = { at: now, status: resolveLicense(this.env) };
+    if (!this.cached || now - this.cached.at > this.ttlMs) this.cached = { at: now, status: resolveLicense(this.places) };
     return this.cached.status;
   }
 

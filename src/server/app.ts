@@ -18,7 +18,7 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { collaborationRoutes } from "./domains/collaboration/routes.js";
 import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
-import { configDir as licenseConfigDir, LicenseCache } from "../license/license.js";
+import { LicenseCache } from "../license/license.js";
 import { licenseRoutes } from "./domains/license/routes.js";
 import { pluginRoutes } from "./domains/plugins/routes.js";
 import { ServiceMetrics } from "./domains/observability/prometheus.js";
@@ -28,8 +28,8 @@ import { templateRoutes } from "./domains/templates/routes.js";
 import { clusterRoutes } from "./domains/cluster/routes.js";
 import { SchedulerReader, type SchedulerReaderOptions } from "./domains/cluster/service.js";
 import { executionRoutes } from "./domains/execution/routes.js";
-import { NO_USER_LIMITS, UserRunLimits, type UserLimits } from "./domains/execution/user-limits.js";
-import { DEFAULT_SIGN_IN_FAILURES, SignInThrottle } from "./domains/auth/sign-in-throttle.js";
+import { NO_USER_LIMITS, UserRunLimits } from "./domains/execution/user-limits.js";
+import { SignInThrottle } from "./domains/auth/sign-in-throttle.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
 import { LiveStreams } from "./events/live-streams.js";
@@ -44,7 +44,6 @@ import { auditTrail } from "./middleware/audit.js";
 import { authentication } from "./middleware/authentication.js";
 import { authRoutes } from "./domains/auth/routes.js";
 import { oauthRoutes } from "./domains/auth/oauth-routes.js";
-import type { OAuthSettings } from "./domains/auth/oauth-settings.js";
 import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
 
 // Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
@@ -73,84 +72,57 @@ import { tracing } from "./middleware/tracing.js";
 import { createLogger, type Logger } from "./logger.js";
 import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
 import { describeSandbox } from "./runner/sandbox.js";
-import { configureEnginePool, type EngineLimits } from "./engine-pool.js";
+import { configureEnginePool } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
 import { urlCheck } from "./middleware/url-check.js";
 import { originCheck } from "./middleware/origin-check.js";
 import { normaliseBasePath, PUBLIC_FILES, StaticContent } from "./static-content.js";
 import { withCachedListing } from "./store/pipelines/cached-listing.js";
-import type { StorageQuota } from "./store/pipelines/contract.js";
 import type { Store } from "./store/store.js";
+import type { ServiceConfig } from "./config.js";
+import { AI_VARIABLES, DEFAULT_SIGN_IN_FAILURES, licensePlacesFrom, readSetting, textSettings } from "./settings.js";
 
-export type ServiceMode = "personal" | "team" | "hpc";
+export type { ServiceMode } from "./settings.js";
 
-export interface AppOptions {
+/**
+ * The settings createApp takes, under the names (and with the meaning) ServiceConfig gives them, so
+ * `strand serve` passes its configuration as it is; those about listening, starting and the sandbox's set-up
+ * are the caller's.
+ */
+type AppSettings = Omit<ServiceConfig, "host" | "port" | "adminPassword" | "allowRoot" | "sandbox" | "sandboxUser" | "jobNetwork" | "jobMaxProcesses" | "databaseUrl" | "workspaceQuotaBytes">;
+
+/**
+ * What createApp needs: the store and the version, any settings (each one not given is read from `env`
+ * through the settings table, else takes its default), and hooks for embedding and tests.
+ */
+export interface AppOptions extends Partial<AppSettings> {
   version: string;
   /** Where pipelines, templates, the audit log and runs are kept (opened and migrated by the caller). */
   store: Store;
-  /** `SERVICE_DATA_DIR`, shown by `/api/system`. */
-  dataDir?: string;
-  /** `SERVICE_PUBLIC_URL`'s origin: share links name its host (default: the request's Host). */
-  publicUrl?: string;
-  /** How imports fetch remote pipelines (`allowPrivate` is `SERVICE_IMPORT_ALLOW_PRIVATE=1`; tests add a CA). */
+  /** How imports fetch remote pipelines besides `importAllowPrivate` (tests add a CA and shorter time-outs). */
   importFetch?: RemoteFetchOptions;
-  mode?: ServiceMode;
-  /** Requests per 60 s per client; 0 turns the limiter off. */
-  rateLimit?: number;
-  trustedProxies?: string[];
-  corsOrigins?: string[];
-  /** Largest request body in bytes (default 10 MiB). */
-  bodyLimit?: number;
   /** Where the service logs (default: JSON on stdout at `SERVICE_LOG_LEVEL`). */
   logger?: Logger;
-  /** Environment for settings read per request (license files); default: the process's. */
+  /** The environment the settings not given here are read from, through the settings table (default: the process's). */
   env?: NodeJS.ProcessEnv;
-  /** `SERVICE_BASE_PATH`: where the app is mounted behind a proxy (default `/`). */
-  basePath?: string;
   /** The built browser app (default `dist/web` of the package). */
   webRoot?: string;
   /** The bus behind GET /api/events (default: a new one). */
   events?: EventBus;
   /** Keep-alive interval of GET /api/events (default 15 s). */
   eventPingMs?: number;
-  /** `SERVICE_EVENT_STREAMS_PER_USER`: event streams one user may hold at once (0: no limit; default 8, none in personal mode). */
-  eventStreamsPerUser?: number;
   /** How often an open event stream's credential and role are checked again (default 30 s; tests shorten it). */
   eventRecheckMs?: number;
   /** Run supervision settings (tests shorten the sampling interval and the cancel grace). */
   runner?: Partial<Omit<SupervisorOptions, "store" | "events">>;
-  /** Limits of engine work for requests (threads, deadline, heap, queue); one pool per process. */
-  engine?: Partial<EngineLimits>;
-  /** Revision text kept per pipeline and per owner (default 50 MB and 500 MB). */
-  quota?: StorageQuota;
-  /** Personal mode: host names served besides IP addresses and localhost (the listen host, `SERVICE_ALLOWED_HOSTS`). */
-  allowedHosts?: string[];
   /** How GET /api/hpc reads the scheduler in hpc mode (tests give a PATH and shorter time-outs). */
   scheduler?: SchedulerReaderOptions;
-  /** How long a sign-in session lasts without use (`SERVICE_SESSION_HOURS`, default 7 days); renewed while used. */
-  sessionTtlMs?: number;
-  /** Per-user limits on active runs and their threads (`SERVICE_USER_MAX_RUNS`, `…_THREADS`); default none. */
-  userLimits?: UserLimits;
-  /** Failed sign-ins of one account before attempts are delayed (`SERVICE_SIGNIN_MAX_FAILURES`, default 5; 0 off). */
-  signInFailures?: number;
-  /** Sign-in with GitHub and ORCID (`SERVICE_OAUTH_*`); needs `publicUrl` for the callback address. */
-  oauth?: OAuthSettings;
   /** How long a sign-in may take at the identity provider (default 10 minutes; tests shorten it). */
   oauthStateTtlMs?: number;
-  /** `SERVICE_CONFIG_DIR`: where the key that seals AI provider keys is made when SERVICE_SECRET_KEY is not set. */
-  configDir?: string;
   /** The knowledge the AI is given (default: the bundled one). */
   aiKnowledge?: AiKnowledge;
-  /** How long one AI provider may take for one call before the next is tried (`SERVICE_AI_TIMEOUT`, default 180 s). */
-  aiTimeoutMs?: number;
   /** How AI provider hosts are resolved when saved and when called (default: the system resolver; tests rebind names). */
   aiProviderLookup?: AddressLookup;
-  /** `SERVICE_DATA_ROOTS`: folders callers may read with the data helpers (jobs read them too). */
-  dataRoots?: string[];
-  /** `SERVICE_REFERENCE_ROOTS`: folders searched for reference genomes (default none). */
-  referenceRoots?: string[];
-  /** `SERVICE_UPLOAD_LIMIT_MB` in bytes: the largest file `POST /api/files` stores (default 1 GiB). */
-  uploadLimitBytes?: number;
   /** The home folder a personal service without data roots lets its user read (default: the process's home). */
   homeDir?: string;
 }
@@ -244,7 +216,10 @@ const STATELESS_POSTS = new RegExp(`^/api/pipelines/(${[...TOOLING_NAMES, "searc
 export function createApp(options: AppOptions): ServiceApp {
   const mode = options.mode ?? "personal";
   const store = withCachedListing(options.store);
-  const logger = options.logger ?? createLogger({ level: process.env.SERVICE_LOG_LEVEL });
+  // Settings not given are read from the environment through the one table (settings.ts), never directly.
+  const env = options.env ?? process.env;
+  const configDir = options.configDir ?? readSetting(env, "SERVICE_CONFIG_DIR", mode);
+  const logger = options.logger ?? createLogger({ level: options.logLevel ?? readSetting(env, "SERVICE_LOG_LEVEL", mode) });
   // The router matches each API path in its one canonical spelling, and access is decided on the route it matched.
   const routes = new ApiRoutes(() => app);
   const app: OpenAPIHono = new OpenAPIHono({
@@ -258,7 +233,7 @@ export function createApp(options: AppOptions): ServiceApp {
   });
   const events = options.events ?? new EventBus();
   // Server paths in answers are for administrators: one rule for every domain (path-privacy.ts).
-  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), configDir: options.configDir ?? licenseConfigDir(options.env ?? process.env), shared: options.dataRoots });
+  const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), configDir, shared: options.dataRoots });
   const prometheus = new ServiceMetrics({ store, events });
   const chain: [string, MiddlewareHandler][] = [
     ["compression", compression()],
@@ -341,14 +316,14 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", toolingRoutes());
   app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
   app.route("/", graphEditRoutes(store));
-  app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: options.importFetch ?? {}, quota: options.quota }));
+  app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: { allowPrivate: options.importAllowPrivate, ...options.importFetch }, quota: options.quota }));
   app.route("/", templateRoutes(store));
   const dataPlaces = new DataPlaces({ dataDir: options.dataDir || runsFallbackDir(), dataRoots: options.dataRoots ?? [], personal: mode === "personal", home: options.homeDir });
   app.route("/", dataRoutes(new DataService(dataPlaces, options.referenceRoots ?? []), { uploadLimitBytes: options.uploadLimitBytes ?? 1024 * 1024 * 1024 }));
   const streams = new LiveStreams({ perUser: options.eventStreamsPerUser ?? (mode === "personal" ? 0 : 8), recheckMs: options.eventRecheckMs, authority: mode === "personal" ? undefined : auth });
   app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner, streams }));
   const log = (line: string) => logger.info(line);
-  const supervisor = new RunSupervisor({ ...options.runner, store, events, log });
+  const supervisor = new RunSupervisor({ webhooksAllowPrivate: options.webhookAllowPrivate, ...options.runner, store, events, log });
   const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS, supervisor.quota);
   app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy }));
   const recovered = supervisor.recover().then(
@@ -357,8 +332,14 @@ export function createApp(options: AppOptions): ServiceApp {
     },
     (error: unknown) => log(`run recovery failed: ${error instanceof Error ? error.message : String(error)}`),
   );
-  const env = options.env ?? process.env;
-  const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ env, configDir: options.configDir ?? licenseConfigDir(env) })), { env, mode, lookup: options.aiProviderLookup });
+  const ai = options.ai ?? textSettings(env, AI_VARIABLES);
+  const secretKey = options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode);
+  const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ secretKey, configDir })), {
+    ai,
+    allowPrivateUrls: options.aiAllowPrivateUrls ?? readSetting(env, "SERVICE_AI_ALLOW_PRIVATE_URLS", mode),
+    mode,
+    lookup: options.aiProviderLookup,
+  });
   const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy };
   const aiContext: AiContext = {
     settings: aiSettings,
@@ -374,9 +355,10 @@ export function createApp(options: AppOptions): ServiceApp {
   app.route("/", aiRoutes(aiContext));
   // The copilot: the model reads through aiContext; the chat domain writes only its own history to the store.
   app.route("/", chatRoutes(aiContext, store));
-  const license = new LicenseCache(options.env);
-  app.route("/", licenseRoutes(options.env, license));
-  app.route("/", pluginRoutes({ version: options.version, env }));
+  const licensePlaces = options.license ?? licensePlacesFrom(env);
+  const license = new LicenseCache(licensePlaces);
+  app.route("/", licenseRoutes(licensePlaces, license));
+  app.route("/", pluginRoutes({ version: options.version, trustedKeys: options.pluginTrustedKeys ?? readSetting(env, "SERVICE_PLUGIN_TRUSTED_KEYS", mode) }));
   app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler), store }));
   app.route(
     "/",
@@ -392,7 +374,7 @@ export function createApp(options: AppOptions): ServiceApp {
         prometheus,
         pingDatabase: sharedCheck(() => store.ping()),
         license: () => license.get(),
-        aiProvider: () => providerChain({ env })[0]?.kind ?? null,
+        aiProvider: () => providerChain({ ai })[0]?.kind ?? null,
         engine: () => ({ ...supervisor.engineAvailability(), ...supervisor.counts() }),
       },
       { requestsTotal: () => requestsTotal, activeRuns: () => supervisor.counts().active, queuedRuns: () => supervisor.counts().queued, sseSubscribers: () => events.subscriberCount },

@@ -1,20 +1,15 @@
 /**
- * The service's settings from the environment (api-decisions "Names and places" and "Every response"),
- * with command-line flags of `strand serve` taking precedence.
+ * The service's configuration, built from the one table of environment variables (`settings.ts`), with
+ * command-line flags of `strand serve` taking precedence. `createApp` takes these same fields.
  */
-import { availableParallelism, homedir } from "node:os";
-import { join, resolve } from "node:path";
-import type { ServiceMode } from "./app.js";
-import type { EngineLimits } from "./engine-pool.js";
-import { LOG_LEVELS } from "./logger.js";
-import { configDir as licenseConfigDir } from "../license/license.js";
-import { DEFAULT_JOB_PROCESSES, JOB_NETWORKS, parseDataRoots, SANDBOX_SETTINGS, type JobNetwork, type SandboxSetting } from "./runner/sandbox.js";
-import type { StorageQuota } from "./store/pipelines/contract.js";
+import type { LicensePlaces } from "../license/license.js";
+import { oauthSettingsOf, type OAuthSettings } from "./domains/auth/oauth-settings.js";
 import type { UserLimits } from "./domains/execution/user-limits.js";
-import { DEFAULT_SIGN_IN_FAILURES } from "./domains/auth/sign-in-throttle.js";
-import { corsOriginsFromEnv } from "./middleware/cors.js";
+import type { EngineLimits } from "./engine-pool.js";
+import type { JobNetwork, SandboxSetting } from "./runner/sandbox.js";
+import { AI_VARIABLES, OAUTH_VARIABLES, readSettings, type AiEnvironment, type ServiceMode, type Settings } from "./settings.js";
 import { normaliseBasePath } from "./static-content.js";
-import { oauthSettingsFromEnv, type OAuthSettings } from "./domains/auth/oauth-settings.js";
+import type { StorageQuota } from "./store/pipelines/contract.js";
 
 export interface ServiceConfig {
   host: string;
@@ -77,6 +72,16 @@ export interface ServiceConfig {
   aiTimeoutMs: number;
   /** `SERVICE_OAUTH_<GITHUB|ORCID>_CLIENT_ID` / `_CLIENT_SECRET` / `_BASE_URL` (and `SERVICE_OAUTH_GITHUB_API_URL`): sign-in with GitHub and ORCID (team and hpc modes). */
   oauth: OAuthSettings;
+  /** `SERVICE_AI_*` and the providers' own variables (ANTHROPIC_API_KEY, OLLAMA_HOST, …): the AI provider chain. */
+  ai: AiEnvironment;
+  /** `SERVICE_AI_ALLOW_PRIVATE_URLS=1`: users of a team service may point their own AI provider at private addresses. */
+  aiAllowPrivateUrls: boolean;
+  /** `SERVICE_SECRET_KEY`: the key that seals stored AI provider keys (else `secret.key` in the configuration folder). */
+  secretKey: string | undefined;
+  /** `SERVICE_PLUGIN_TRUSTED_KEYS`: the Ed25519 keys plugin signatures are trusted from. */
+  pluginTrustedKeys: string;
+  /** `SERVICE_LICENSE`, the configuration folder and `SERVICE_LICENSE_PUBLIC_KEY`: where the license is found and what checks it. */
+  license: LicensePlaces;
 }
 
 /** Whether a listen address is a loopback one (a personal service without sign-in must not listen beyond it). */
@@ -84,131 +89,81 @@ function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The platform data directory for strand: `$XDG_DATA_HOME/strand`, else `~/.local/share/strand`. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/") ? env.XDG_DATA_HOME : join(env.HOME || homedir(), ".local", "share");
-  return join(base, "strand");
-}
-
-function publicUrl(value: string | undefined): string | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new Error(`SERVICE_PUBLIC_URL must be an absolute URL such as https://strand.example.org, got '${value}'`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`SERVICE_PUBLIC_URL must be an http(s) URL, got '${value}'`);
-  return url.origin;
-}
-
-function integer(value: string | undefined, name: string, fallback: number, minimum = 0): number {
-  if (value === undefined || value === "") return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < minimum) throw new Error(`${name} must be a whole number of at least ${minimum}, got '${value}'`);
-  return parsed;
-}
-
-function sandboxSetting(value: string | undefined): SandboxSetting {
-  const setting = value?.trim() || "auto";
-  if (!(SANDBOX_SETTINGS as readonly string[]).includes(setting)) throw new Error(`SERVICE_SANDBOX must be ${SANDBOX_SETTINGS.join(", ")}, got '${value}'`);
-  return setting as SandboxSetting;
-}
-
-function jobNetwork(value: string | undefined): JobNetwork {
-  const setting = value?.trim() || "none";
-  if (!(JOB_NETWORKS as readonly string[]).includes(setting)) throw new Error(`SERVICE_JOB_NETWORK must be ${JOB_NETWORKS.join(" or ")}, got '${value}'`);
-  return setting as JobNetwork;
-}
-
-function logLevel(value: string | undefined): string {
-  const level = value?.trim() || "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${value}'`);
-  return level;
-}
-
-/** The engine-work limits the environment sets (the rest keep their defaults). */
-function engineLimits(env: NodeJS.ProcessEnv): Partial<EngineLimits> {
+/** The engine-work limits the settings give (the rest keep their defaults). */
+function engineLimits(settings: Settings): Partial<EngineLimits> {
   const limits: Partial<EngineLimits> = {};
-  if (env.SERVICE_ENGINE_TIMEOUT) limits.deadlineMs = integer(env.SERVICE_ENGINE_TIMEOUT, "SERVICE_ENGINE_TIMEOUT", 20, 1) * 1000;
-  if (env.SERVICE_ENGINE_MEMORY_MB) limits.memoryMb = integer(env.SERVICE_ENGINE_MEMORY_MB, "SERVICE_ENGINE_MEMORY_MB", 1024, 64);
-  if (env.SERVICE_ENGINE_THREADS) {
-    limits.threads = integer(env.SERVICE_ENGINE_THREADS, "SERVICE_ENGINE_THREADS", 2, 1);
+  if (settings.SERVICE_ENGINE_TIMEOUT !== undefined) limits.deadlineMs = settings.SERVICE_ENGINE_TIMEOUT * 1000;
+  if (settings.SERVICE_ENGINE_MEMORY_MB !== undefined) limits.memoryMb = settings.SERVICE_ENGINE_MEMORY_MB;
+  if (settings.SERVICE_ENGINE_THREADS !== undefined) {
+    limits.threads = settings.SERVICE_ENGINE_THREADS;
     limits.maxQueue = 32 * limits.threads;
   }
   return limits;
 }
 
-/**
- * Per-user run limits: none in personal mode; in team mode 4 active runs and as many threads (jobs at once)
- * as the machine has CPUs; in hpc mode 4 active runs and no thread limit (jobs go to the scheduler, whose
- * own limits share the cluster).
- */
-function userLimits(env: NodeJS.ProcessEnv, mode: ServiceMode): UserLimits {
-  return {
-    maxRuns: integer(env.SERVICE_USER_MAX_RUNS, "SERVICE_USER_MAX_RUNS", mode === "personal" ? 0 : 4),
-    maxThreads: integer(env.SERVICE_USER_MAX_THREADS, "SERVICE_USER_MAX_THREADS", mode === "team" ? availableParallelism() : 0),
-  };
-}
+const MB = 1024 * 1024;
 
-/** Reads the settings; an invalid value is an error that names the variable. */
+/** Reads the settings (settings.ts, the one table of variables); an invalid value is an error that names the variable. */
 export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Pick<ServiceConfig, "host" | "port" | "mode">> = {}): ServiceConfig {
-  const mode = flags.mode ?? (env.SERVICE_MODE as ServiceMode | undefined) ?? "personal";
-  if (!["personal", "team", "hpc"].includes(mode)) throw new Error(`SERVICE_MODE must be personal, team or hpc, got '${mode}'`);
-  const host = flags.host ?? env.SERVICE_HOST ?? "127.0.0.1";
+  const settings = readSettings(env, flags.mode);
+  const mode = settings.SERVICE_MODE;
+  const host = flags.host ?? settings.SERVICE_HOST;
   // A container publishes its port on the host's loopback address: it says so with SERVICE_PERSONAL_ANY_ADDRESS=1.
-  if (mode === "personal" && !isLoopback(host) && env.SERVICE_PERSONAL_ANY_ADDRESS !== "1") {
+  if (mode === "personal" && !isLoopback(host) && !settings.SERVICE_PERSONAL_ANY_ADDRESS) {
     throw new Error(
       `personal mode has no sign-in, so it listens on a loopback address only, not '${host}': use SERVICE_MODE=team (accounts and sign-in) to share the service, or listen on 127.0.0.1`,
     );
   }
-  const adminPassword = env.SERVICE_ADMIN_PASSWORD === undefined || env.SERVICE_ADMIN_PASSWORD === "" ? undefined : env.SERVICE_ADMIN_PASSWORD;
-  if (adminPassword !== undefined && [...adminPassword].length < 8) throw new Error("SERVICE_ADMIN_PASSWORD must have at least 8 characters");
   return {
     host,
-    port: flags.port ?? integer(env.SERVICE_PORT, "SERVICE_PORT", 8080),
+    port: flags.port ?? settings.SERVICE_PORT,
     mode,
-    rateLimit: integer(env.SERVICE_RATE_LIMIT, "SERVICE_RATE_LIMIT", 100),
-    trustedProxies: (env.SERVICE_TRUSTED_PROXY ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
-    corsOrigins: corsOriginsFromEnv(env),
-    bodyLimit: integer(env.SERVICE_BODY_LIMIT, "SERVICE_BODY_LIMIT", 10 * 1024 * 1024, 1),
-    basePath: normaliseBasePath(env.SERVICE_BASE_PATH),
-    dataDir: env.SERVICE_DATA_DIR ? resolve(env.SERVICE_DATA_DIR) : defaultDataDir(env),
-    configDir: resolve(licenseConfigDir(env)),
-    sandbox: sandboxSetting(env.SERVICE_SANDBOX),
-    dataRoots: parseDataRoots(env.SERVICE_DATA_ROOTS),
-    allowRoot: env.SERVICE_ALLOW_ROOT === "1",
-    sandboxUser: env.SERVICE_SANDBOX_USER?.trim() || "nobody",
-    jobNetwork: jobNetwork(env.SERVICE_JOB_NETWORK),
-    jobMaxProcesses: integer(env.SERVICE_JOB_MAX_PROCESSES, "SERVICE_JOB_MAX_PROCESSES", DEFAULT_JOB_PROCESSES, 16),
-    workspaceQuotaBytes: integer(env.SERVICE_USER_WORKSPACE_MB, "SERVICE_USER_WORKSPACE_MB", 0) * 1024 * 1024,
-    referenceRoots: referenceRoots(env.SERVICE_REFERENCE_ROOTS),
-    uploadLimitBytes: integer(env.SERVICE_UPLOAD_LIMIT_MB, "SERVICE_UPLOAD_LIMIT_MB", 1024, 1) * 1024 * 1024,
-    databaseUrl: env.SERVICE_DATABASE_URL?.trim() ?? "",
-    publicUrl: publicUrl(env.SERVICE_PUBLIC_URL),
-    importAllowPrivate: env.SERVICE_IMPORT_ALLOW_PRIVATE === "1",
-    webhookAllowPrivate: env.SERVICE_WEBHOOK_ALLOW_PRIVATE === "1",
-    allowedHosts: (env.SERVICE_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
-    engine: engineLimits(env),
-    logLevel: logLevel(env.SERVICE_LOG_LEVEL),
-    quota: {
-      pipelineBytes: integer(env.SERVICE_PIPELINE_QUOTA_MB, "SERVICE_PIPELINE_QUOTA_MB", 50, 1) * 1024 * 1024,
-      ownerBytes: integer(env.SERVICE_USER_QUOTA_MB, "SERVICE_USER_QUOTA_MB", 500, 1) * 1024 * 1024,
-    },
-    sessionTtlMs: integer(env.SERVICE_SESSION_HOURS, "SERVICE_SESSION_HOURS", 168, 1) * 3600 * 1000,
-    userLimits: userLimits(env, mode),
-    eventStreamsPerUser: integer(env.SERVICE_EVENT_STREAMS_PER_USER, "SERVICE_EVENT_STREAMS_PER_USER", mode === "personal" ? 0 : 8),
-    signInFailures: integer(env.SERVICE_SIGNIN_MAX_FAILURES, "SERVICE_SIGNIN_MAX_FAILURES", DEFAULT_SIGN_IN_FAILURES),
-    aiTimeoutMs: integer(env.SERVICE_AI_TIMEOUT, "SERVICE_AI_TIMEOUT", 180, 1) * 1000,
-    adminPassword,
+    rateLimit: settings.SERVICE_RATE_LIMIT,
+    trustedProxies: settings.SERVICE_TRUSTED_PROXY,
+    corsOrigins: settings.SERVICE_CORS_ORIGINS,
+    bodyLimit: settings.SERVICE_BODY_LIMIT,
+    basePath: normaliseBasePath(settings.SERVICE_BASE_PATH),
+    dataDir: settings.SERVICE_DATA_DIR,
+    configDir: settings.SERVICE_CONFIG_DIR,
+    sandbox: settings.SERVICE_SANDBOX,
+    dataRoots: settings.SERVICE_DATA_ROOTS,
+    allowRoot: settings.SERVICE_ALLOW_ROOT,
+    sandboxUser: settings.SERVICE_SANDBOX_USER,
+    jobNetwork: settings.SERVICE_JOB_NETWORK,
+    jobMaxProcesses: settings.SERVICE_JOB_MAX_PROCESSES,
+    workspaceQuotaBytes: settings.SERVICE_USER_WORKSPACE_MB * MB,
+    referenceRoots: settings.SERVICE_REFERENCE_ROOTS,
+    uploadLimitBytes: settings.SERVICE_UPLOAD_LIMIT_MB * MB,
+    databaseUrl: settings.SERVICE_DATABASE_URL,
+    publicUrl: settings.SERVICE_PUBLIC_URL,
+    importAllowPrivate: settings.SERVICE_IMPORT_ALLOW_PRIVATE,
+    webhookAllowPrivate: settings.SERVICE_WEBHOOK_ALLOW_PRIVATE,
+    allowedHosts: settings.SERVICE_ALLOWED_HOSTS,
+    engine: engineLimits(settings),
+    logLevel: settings.SERVICE_LOG_LEVEL,
+    quota: { pipelineBytes: settings.SERVICE_PIPELINE_QUOTA_MB * MB, ownerBytes: settings.SERVICE_USER_QUOTA_MB * MB },
+    sessionTtlMs: settings.SERVICE_SESSION_HOURS * 3600 * 1000,
+    userLimits: { maxRuns: settings.SERVICE_USER_MAX_RUNS, maxThreads: settings.SERVICE_USER_MAX_THREADS },
+    eventStreamsPerUser: settings.SERVICE_EVENT_STREAMS_PER_USER,
+    signInFailures: settings.SERVICE_SIGNIN_MAX_FAILURES,
+    aiTimeoutMs: settings.SERVICE_AI_TIMEOUT * 1000,
+    adminPassword: settings.SERVICE_ADMIN_PASSWORD,
     // Personal mode has no sign-in: OAuth settings left in the environment neither apply nor stop it.
-    oauth: mode === "personal" ? {} : oauthSettingsFromEnv(env),
+    oauth: mode === "personal" ? {} : oauthSettingsOf(textValues(settings, OAUTH_VARIABLES)),
+    ai: textValues(settings, AI_VARIABLES),
+    aiAllowPrivateUrls: settings.SERVICE_AI_ALLOW_PRIVATE_URLS,
+    secretKey: settings.SERVICE_SECRET_KEY,
+    pluginTrustedKeys: settings.SERVICE_PLUGIN_TRUSTED_KEYS,
+    license: { file: settings.SERVICE_LICENSE, configDir: settings.SERVICE_CONFIG_DIR, publicKey: settings.SERVICE_LICENSE_PUBLIC_KEY },
   };
 }
 
-/** `SERVICE_REFERENCE_ROOTS`: absolute folders, separated by colons or commas. */
-function referenceRoots(value: string | undefined): string[] {
-  const roots = (value ?? "").split(/[:,]/).map((entry) => entry.trim()).filter(Boolean);
-  for (const root of roots) if (!root.startsWith("/")) throw new Error(`SERVICE_REFERENCE_ROOTS must list absolute folders (separated by : or ,), got '${root}'`);
-  return roots.map((root) => resolve(root));
+/** The text values of `names` among the settings, without the unset ones. */
+function textValues<Name extends keyof Settings>(settings: Settings, names: readonly Name[]): Partial<Record<Name, string>> {
+  const picked: Partial<Record<Name, string>> = {};
+  for (const name of names) {
+    const value = settings[name];
+    if (typeof value === "string") picked[name] = value;
+  }
+  return picked;
 }

@@ -48,8 +48,8 @@ export class SecretBox {
    * 0600, its folder 0700, when missing). A malformed variable, or a key file of the wrong length or readable by
    * other accounts, is an error that names it and says how to fix it.
    */
-  static fromConfig(options: { env: NodeJS.ProcessEnv; configDir: string }): SecretBox {
-    const fromEnv = options.env[SECRET_KEY_VARIABLE];
+  static fromConfig(options: { secretKey: string | undefined; configDir: string }): SecretBox {
+    const fromEnv = options.secretKey;
     if (fromEnv !== undefined && fromEnv.trim() !== "") {
       const key = decodeKey(fromEnv);
       if (key === undefined) throw new Error(`${SECRET_KEY_VARIABLE} must be ${KEY_FORMS}; the value set is not`);

@@ -30,39 +30,22 @@ export async function startService(config: ServiceConfig, version: string): Prom
     dataDir: config.dataDir,
     configDir: config.configDir,
     dataRoots: config.dataRoots,
+    databaseUrl: config.databaseUrl,
     jobNetwork: config.jobNetwork,
     sandboxUser: config.sandboxUser,
     limits: { processes: config.jobMaxProcesses, workspaceQuotaBytes: config.workspaceQuotaBytes },
   });
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
   const logger = createLogger({ level: config.logLevel });
+  // The configuration as it is (createApp takes ServiceConfig's names), with what only the start knows.
   const { app, supervisor, auth } = createApp({
+    ...config,
+    env: {},
     logger,
     version,
     store,
-    dataDir: config.dataDir,
-    publicUrl: config.publicUrl,
-    importFetch: { allowPrivate: config.importAllowPrivate },
-    mode: config.mode,
-    rateLimit: config.rateLimit,
-    trustedProxies: config.trustedProxies,
-    corsOrigins: config.corsOrigins,
-    bodyLimit: config.bodyLimit,
-    basePath: config.basePath,
     allowedHosts: [config.host, ...config.allowedHosts],
-    engine: config.engine,
-    runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir }, webhooksAllowPrivate: config.webhookAllowPrivate },
-    quota: config.quota,
-    sessionTtlMs: config.sessionTtlMs,
-    userLimits: config.userLimits,
-    signInFailures: config.signInFailures,
-    eventStreamsPerUser: config.eventStreamsPerUser,
-    oauth: config.oauth,
-    configDir: config.configDir,
-    aiTimeoutMs: config.aiTimeoutMs,
-    dataRoots: config.dataRoots,
-    referenceRoots: config.referenceRoots,
-    uploadLimitBytes: config.uploadLimitBytes,
+    runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir } },
   });
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {

@@ -7,7 +7,7 @@
  */
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthSettingsFromEnv } from "../../src/server/domains/auth/oauth-settings.js";
+import { oauthSettingsOf } from "../../src/server/domains/auth/oauth-settings.js";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
 import { startIdentityProvider, type IdentityProvider } from "../support/identity-provider.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
@@ -26,7 +26,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("sign-in with GitHub in Chromium", 
     service = await startTestService({
       mode: "team",
       publicUrl: PUBLIC_URL,
-      oauth: oauthSettingsFromEnv({ SERVICE_PUBLIC_URL: PUBLIC_URL, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url }),
+      oauth: oauthSettingsOf({ SERVICE_PUBLIC_URL: PUBLIC_URL, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url }),
     });
     const port = new URL(service.url).port;
     browser = await chromium.launch({

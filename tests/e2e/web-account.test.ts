@@ -15,7 +15,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, failWithoutChromiumWhenStrict } from "../support/browser.js";
-import { oauthSettingsFromEnv } from "../../src/server/domains/auth/oauth-settings.js";
+import { oauthSettingsOf } from "../../src/server/domains/auth/oauth-settings.js";
 import { AuthService } from "../../src/server/domains/auth/service.js";
 import { startTestService, type TestService } from "../support/service-harness.js";
 import { ACCOUNTS, startTeamService, type TeamService } from "../support/team-service.js";
@@ -306,7 +306,7 @@ describe.skipIf(CHROMIUM_PATH === undefined)("the sign-in page's providers, OAut
       rateLimit: 0,
       signInFailures: 2,
       publicUrl: "http://strand.test",
-      oauth: oauthSettingsFromEnv({ SERVICE_PUBLIC_URL: "http://strand.test", SERVICE_OAUTH_GITHUB_CLIENT_ID: "app-id", SERVICE_OAUTH_GITHUB_CLIENT_SECRET: "app-secret" }),
+      oauth: oauthSettingsOf({ SERVICE_PUBLIC_URL: "http://strand.test", SERVICE_OAUTH_GITHUB_CLIENT_ID: "app-id", SERVICE_OAUTH_GITHUB_CLIENT_SECRET: "app-secret" }),
     });
     await new AuthService(service.store).setAccount("zed", "zed-correct-password-1", "user");
     session = await trackedSession(service.url, ["401 /api/auth/me", "401 /api/auth/login", "429 /api/auth/login"]);

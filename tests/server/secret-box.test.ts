@@ -44,14 +44,14 @@ function flipped(sealed: string, index: number): string {
 
 describe("SecretBox", () => {
   it("opens what it sealed, whatever the text", () => {
-    const box = SecretBox.fromConfig({ env: envKey(), configDir: newConfigDir() });
+    const box = SecretBox.fromConfig({ secretKey: envKey().SERVICE_SECRET_KEY, configDir: newConfigDir() });
     for (const plain of ["sk-ant-api03-abcdef", "", "ключ 🔑 with: colons", "x".repeat(10_000)]) {
       expect(box.open(box.seal(plain))).toBe(plain);
     }
   });
 
   it("seals the same text differently every time, in the v1 form, never containing the text", () => {
-    const box = SecretBox.fromConfig({ env: envKey(), configDir: newConfigDir() });
+    const box = SecretBox.fromConfig({ secretKey: envKey().SERVICE_SECRET_KEY, configDir: newConfigDir() });
     const first = box.seal("sk-secret-value");
     const second = box.seal("sk-secret-value");
     expect(first).not.toBe(second);
@@ -63,7 +63,7 @@ describe("SecretBox", () => {
   });
 
   it("detects tampering with the IV, the tag or the ciphertext, and refuses text that is not sealed", () => {
-    const box = SecretBox.fromConfig({ env: envKey(), configDir: newConfigDir() });
+    const box = SecretBox.fromConfig({ secretKey: envKey().SERVICE_SECRET_KEY, configDir: newConfigDir() });
     const sealed = box.seal("sk-secret-value");
     for (const index of [1, 2, 3]) {
       expect(() => box.open(flipped(sealed, index))).toThrow(SecretBoxError);
@@ -77,22 +77,22 @@ describe("SecretBox", () => {
 
   it("refuses a value sealed with another key, saying the key changed and naming both places a key comes from", () => {
     const configDir = newConfigDir();
-    const sealed = SecretBox.fromConfig({ env: envKey(), configDir }).seal("sk-secret-value");
-    const error = caught(() => SecretBox.fromConfig({ env: envKey(), configDir }).open(sealed));
+    const sealed = SecretBox.fromConfig({ secretKey: envKey().SERVICE_SECRET_KEY, configDir }).seal("sk-secret-value");
+    const error = caught(() => SecretBox.fromConfig({ secretKey: envKey().SERVICE_SECRET_KEY, configDir }).open(sealed));
     expect(error).toBeInstanceOf(SecretBoxError);
     expect(error.message).toMatch(/key changed/);
     expect(error.message).toContain("SERVICE_SECRET_KEY");
     expect(error.message).toContain("secret.key");
     expect(error.message).not.toContain("sk-secret-value");
 
-    const fileError = caught(() => SecretBox.fromConfig({ env: {}, configDir }).open(sealed));
+    const fileError = caught(() => SecretBox.fromConfig({ secretKey: undefined, configDir }).open(sealed));
     expect(fileError.message).toContain(join(configDir, "secret.key"));
     expect(fileError.message).toContain("SERVICE_SECRET_KEY");
   });
 
   it("makes a key file with mode 0600 in a folder with mode 0700 on first use, and reuses it", () => {
     const configDir = newConfigDir();
-    const first = SecretBox.fromConfig({ env: {}, configDir });
+    const first = SecretBox.fromConfig({ secretKey: undefined, configDir });
     const keyFile = join(configDir, "secret.key");
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(statSync(configDir).mode & 0o777).toBe(0o700);
@@ -101,7 +101,7 @@ describe("SecretBox", () => {
     const contents = readFileSync(keyFile, "utf8");
 
     const sealed = first.seal("sk-secret-value");
-    const again = SecretBox.fromConfig({ env: { SERVICE_SECRET_KEY: "" }, configDir });
+    const again = SecretBox.fromConfig({ secretKey: "", configDir });
     expect(again.open(sealed)).toBe("sk-secret-value");
     expect(readFileSync(keyFile, "utf8")).toBe(contents);
   });
@@ -110,9 +110,9 @@ describe("SecretBox", () => {
     const configDir = newConfigDir();
     const key = randomBytes(32);
     const forms = [key.toString("base64"), key.toString("base64url"), key.toString("hex"), key.toString("hex").toUpperCase(), ` ${key.toString("base64")}\n`];
-    const sealed = SecretBox.fromConfig({ env: { SERVICE_SECRET_KEY: forms[0] }, configDir }).seal("sk-secret-value");
+    const sealed = SecretBox.fromConfig({ secretKey: forms[0], configDir }).seal("sk-secret-value");
     for (const form of forms) {
-      expect(SecretBox.fromConfig({ env: { SERVICE_SECRET_KEY: form }, configDir }).open(sealed)).toBe("sk-secret-value");
+      expect(SecretBox.fromConfig({ secretKey: form, configDir }).open(sealed)).toBe("sk-secret-value");
     }
     expect(existsSync(configDir)).toBe(false);
   });
@@ -128,7 +128,7 @@ describe("SecretBox", () => {
       `${randomBytes(32).toString("base64").slice(0, -2)}!=`,
     ];
     for (const value of bad) {
-      const error = caught(() => SecretBox.fromConfig({ env: { SERVICE_SECRET_KEY: value }, configDir }));
+      const error = caught(() => SecretBox.fromConfig({ secretKey: value, configDir }));
       expect(error.message, value).toMatch(/^SERVICE_SECRET_KEY must be 32 random bytes written as base64 .* or as 64 hex characters/);
       expect(error.message).not.toContain(value);
     }
@@ -137,23 +137,23 @@ describe("SecretBox", () => {
 
   it("refuses a key file other accounts can read, naming the file and the chmod that fixes it", () => {
     const configDir = newConfigDir();
-    SecretBox.fromConfig({ env: {}, configDir });
+    SecretBox.fromConfig({ secretKey: undefined, configDir });
     const keyFile = join(configDir, "secret.key");
     chmodSync(keyFile, 0o644);
-    const error = caught(() => SecretBox.fromConfig({ env: {}, configDir }));
+    const error = caught(() => SecretBox.fromConfig({ secretKey: undefined, configDir }));
     expect(error.message).toContain(keyFile);
     expect(error.message).toContain(`chmod 600 ${keyFile}`);
     chmodSync(keyFile, 0o600);
-    expect(() => SecretBox.fromConfig({ env: {}, configDir })).not.toThrow();
+    expect(() => SecretBox.fromConfig({ secretKey: undefined, configDir })).not.toThrow();
   });
 
   it("refuses a key file of the wrong length, naming the file and what to do, and never replaces it", () => {
     const configDir = newConfigDir();
-    SecretBox.fromConfig({ env: {}, configDir });
+    SecretBox.fromConfig({ secretKey: undefined, configDir });
     const keyFile = join(configDir, "secret.key");
     for (const contents of [randomBytes(16).toString("base64"), "", "not a key at all"]) {
       writeFileSync(keyFile, contents, { mode: 0o600 });
-      const error = caught(() => SecretBox.fromConfig({ env: {}, configDir }));
+      const error = caught(() => SecretBox.fromConfig({ secretKey: undefined, configDir }));
       expect(error.message).toContain(keyFile);
       expect(error.message).toMatch(/must hold 32 random bytes/);
       expect(error.message).toMatch(/delete it to have a new key made/);

@@ -8,17 +8,19 @@ import { checkLicenseText, licenseFiles, resolveLicense } from "../../license/li
 import { makeFinding } from "../../engine/findings.js";
 import { printEnvelope } from "../json-envelope.js";
 import type { Command } from "./command.js";
+import { licensePlacesFrom } from "../../server/settings.js";
 
 export const licenseCommand: Command = {
   usage: "strand license [FILE] [--json]",
   options: [],
   async run(args, output) {
     const file = args.positionals[0];
-    const status = file ? await checkLicenseText(readFileSync(resolve(file), "utf8"), { source: "file", path: resolve(file) }) : await resolveLicense();
+    const places = licensePlacesFrom(process.env);
+    const status = file ? await checkLicenseText(readFileSync(resolve(file), "utf8"), { source: "file", path: resolve(file) }, places) : await resolveLicense(places);
     if (args.flags.has("json")) {
       printEnvelope(output, "license", {
         ok: !(file && status.problem),
-        data: { ...status, searched: file ? [resolve(file)] : licenseFiles().map((entry) => entry.path) },
+        data: { ...status, searched: file ? [resolve(file)] : licenseFiles(places).map((entry) => entry.path) },
         findings: status.problem ? [makeFinding("LICENSE", file ? "error" : "info", `${status.path}: ${status.problem}`)] : [],
       });
       return file && status.problem ? 1 : 0;

@@ -14,6 +14,7 @@ import { optionValue, optionValues, UsageError, type OptionSpec, type ParsedArgs
 import { printEnvelope } from "../json-envelope.js";
 import { displayPath, formatFinding, paint, type Output } from "../print.js";
 import type { Command } from "./command.js";
+import { readSetting } from "../../server/settings.js";
 
 const SUBCOMMANDS = ["keygen", "sign", "verify"] as const;
 /** Where `keygen` writes the secret key when no -o is given. */
@@ -137,7 +138,7 @@ function verify(args: ParsedArgs, output: Output): number {
     return { id: null, key };
   });
   const { path, manifest } = readManifest(args, output);
-  const configured = configuredTrustedKeys(process.env);
+  const configured = configuredTrustedKeys(readSetting(process.env, "SERVICE_PLUGIN_TRUSTED_KEYS", "personal"));
   for (const problem of configured.problems) output.err(`strand plugin verify: warning: ${problem.message}; it is ignored`);
   const result = validatePlugin(manifest, { strandVersion: engineVersion(), trustedKeys: [...configured.keys, ...given], allowUnsigned: !args.flags.has("require-signature") });
   const findings = findingsOf(result, path);

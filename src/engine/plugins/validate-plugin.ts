@@ -65,10 +65,10 @@ export function readPublicKey(text: string, where: string): Uint8Array | KeyProb
 }
 
 /** The keys `SERVICE_PLUGIN_TRUSTED_KEYS` lists (comma-separated, each `BASE64` or `key_id:BASE64`), and entries that are not keys. */
-export function configuredTrustedKeys(env: NodeJS.ProcessEnv): { keys: TrustedKey[]; problems: KeyProblem[] } {
+export function configuredTrustedKeys(list: string): { keys: TrustedKey[]; problems: KeyProblem[] } {
   const keys: TrustedKey[] = [];
   const problems: KeyProblem[] = [];
-  const entries = (env[TRUSTED_KEYS_VARIABLE] ?? "").split(",").map((entry) => entry.trim());
+  const entries = list.split(",").map((entry) => entry.trim());
   entries.forEach((entry, index) => {
     if (entry === "") return;
     const colon = entry.indexOf(":");

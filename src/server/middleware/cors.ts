@@ -43,10 +43,3 @@ export function corsPolicy(origins: string[]): MiddlewareHandler {
   };
 }
 
-/** Reads `SERVICE_CORS_ORIGINS`. */
-export function corsOriginsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.SERVICE_CORS_ORIGINS ?? "")
-    .split(",")
-    .map((origin) => origin.trim().replace(/\/+$/, ""))
-    .filter(Boolean);
-}

@@ -104,6 +104,8 @@ export interface SandboxInputs {
   sandboxUser?: string;
   /** Per-job limits (`SERVICE_JOB_MAX_PROCESSES`, `SERVICE_USER_WORKSPACE_MB`). */
   limits?: Partial<JobLimitSettings>;
+  /** `SERVICE_DATABASE_URL`: a PostgreSQL socket folder it names is hidden from jobs. */
+  databaseUrl?: string;
   /** The environment programs and sockets are looked up in (PATH, MUNGE_SOCKET, DOCKER_HOST, …). */
   env?: NodeJS.ProcessEnv;
   /** The service's user id (default: the process's). */
@@ -218,7 +220,7 @@ export function resolveSandbox(inputs: SandboxInputs): SandboxPolicy | undefined
   const hidden = uniqueFolders(["/tmp", inputs.dataDir, inputs.configDir, ...home]);
   const node = dirname(dirname(realpathSync(process.execPath)));
   const munge = env.MUNGE_SOCKET && env.MUNGE_SOCKET.startsWith("/") ? env.MUNGE_SOCKET : undefined;
-  const sockets = [unixSocketOf(env.DOCKER_HOST), unixSocketOf(env.CONTAINER_HOST), databaseSocketFolder(env.SERVICE_DATABASE_URL)].filter((path): path is string => path !== undefined && !underRun(path));
+  const sockets = [unixSocketOf(env.DOCKER_HOST), unixSocketOf(env.CONTAINER_HOST), databaseSocketFolder(inputs.databaseUrl)].filter((path): path is string => path !== undefined && !underRun(path));
   const schedulerPrograms = [...new Set(SCHEDULER_PROGRAMS.map((name) => findExecutable(name, env)).filter((path): path is string => path !== undefined).map(realOrSelf))];
   const policy: SandboxPolicy = {
     kind: "bwrap",

@@ -3,7 +3,7 @@
  * preflights); `*` grants reading without credentials; an arbitrary origin is never reflected.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { corsOriginsFromEnv } from "../../../src/server/middleware/cors.js";
+import { readSetting } from "../../../src/server/settings.js";
 import { startTestService, type TestService } from "../../support/service-harness.js";
 
 const services: TestService[] = [];
@@ -24,7 +24,7 @@ describe("CORS", () => {
   });
 
   it("allows the configured origins only, including preflight requests", async () => {
-    const service = await start(corsOriginsFromEnv({ SERVICE_CORS_ORIGINS: "https://lab.example/, https://other.example" }));
+    const service = await start(readSetting({ SERVICE_CORS_ORIGINS: "https://lab.example/, https://other.example" }, "SERVICE_CORS_ORIGINS"));
     const allowed = await fetch(`${service.url}/api/health`, { headers: { Origin: "https://lab.example" } });
     expect(allowed.headers.get("Access-Control-Allow-Origin")).toBe("https://lab.example");
     expect(allowed.headers.get("Access-Control-Allow-Credentials")).toBe("true");

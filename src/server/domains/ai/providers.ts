@@ -12,6 +12,7 @@ import { APICallError, type LanguageModel } from "ai";
 import { createOllama } from "ollama-ai-provider-v2";
 import { pinnedFetch } from "../../outbound/pinned-fetch.js";
 import { OutboundRefusal, type OutboundPolicy } from "../../outbound/pinned-request.js";
+import type { AiEnvironment } from "../../settings.js";
 
 /** The provider kinds, in the order hosted ones are discovered (Anthropic is the default hosted provider). */
 export const PROVIDER_KINDS = ["anthropic", "openai", "deepseek", "ollama"] as const;
@@ -42,7 +43,7 @@ export const DEFAULT_URLS: Record<ProviderKind, string> = {
 };
 
 /** The environment variables of each kind when it is discovered rather than configured. */
-const DISCOVERY: Record<Exclude<ProviderKind, "ollama">, { key: string; url: string; model: string }> = {
+const DISCOVERY: Record<Exclude<ProviderKind, "ollama">, { key: keyof AiEnvironment; url: keyof AiEnvironment; model: keyof AiEnvironment }> = {
   anthropic: { key: "ANTHROPIC_API_KEY", url: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" },
   openai: { key: "OPENAI_API_KEY", url: "OPENAI_BASE_URL", model: "OPENAI_MODEL" },
   deepseek: { key: "DEEPSEEK_API_KEY", url: "DEEPSEEK_BASE_URL", model: "DEEPSEEK_MODEL" },
@@ -80,21 +81,21 @@ export function describeCandidate(candidate: ProviderCandidate): { provider: Pro
 }
 
 /** Why settings cannot be used, or null when they can. */
-export function unusableReason(settings: ProviderSettings, env: NodeJS.ProcessEnv): string | null {
+export function unusableReason(settings: ProviderSettings, ai: AiEnvironment): string | null {
   const kind = providerKind(settings.provider);
   if (!kind) return `unknown provider '${settings.provider}' (one of ${PROVIDER_KINDS.join(", ")})`;
-  if (kind === "ollama") return settings.api_url?.trim() || env.OLLAMA_HOST?.trim() ? null : "the local runner needs OLLAMA_HOST or an api_url";
+  if (kind === "ollama") return settings.api_url?.trim() || ai.OLLAMA_HOST?.trim() ? null : "the local runner needs OLLAMA_HOST or an api_url";
   return settings.api_key?.trim() ? null : `no API key for ${kind}`;
 }
 
 /** Settings as a candidate, or null when they are not usable. Empty strings count as absent. */
-export function candidateOf(settings: ProviderSettings, source: ProviderSource, env: NodeJS.ProcessEnv): ProviderCandidate | null {
-  if (unusableReason(settings, env) !== null) return null;
+export function candidateOf(settings: ProviderSettings, source: ProviderSource, ai: AiEnvironment): ProviderCandidate | null {
+  if (unusableReason(settings, ai) !== null) return null;
   const kind = providerKind(settings.provider)!;
-  const url = settings.api_url?.trim() || (kind === "ollama" ? env.OLLAMA_HOST?.trim() : undefined);
+  const url = settings.api_url?.trim() || (kind === "ollama" ? ai.OLLAMA_HOST?.trim() : undefined);
   return {
     kind,
-    model: settings.model?.trim() || (kind === "ollama" ? env.OLLAMA_MODEL?.trim() : undefined) || DEFAULT_MODELS[kind],
+    model: settings.model?.trim() || (kind === "ollama" ? ai.OLLAMA_MODEL?.trim() : undefined) || DEFAULT_MODELS[kind],
     baseUrl: url ? normaliseBaseUrl(kind, url) : DEFAULT_URLS[kind],
     apiKey: kind === "ollama" ? null : settings.api_key!.trim(),
     source,
@@ -120,11 +121,11 @@ export function normaliseBaseUrl(kind: ProviderKind, url: string): string {
 }
 
 /** The shared provider from the environment (`SERVICE_AI_*`), if one is set; Anthropic when only a key is. */
-export function environmentSettings(env: NodeJS.ProcessEnv): ProviderSettings | null {
-  const provider = env.SERVICE_AI_PROVIDER?.trim();
+export function environmentSettings(ai: AiEnvironment): ProviderSettings | null {
+  const provider = ai.SERVICE_AI_PROVIDER?.trim();
   if (provider?.toLowerCase() === "disabled") return null;
-  if (!provider && !env.SERVICE_AI_API_KEY?.trim()) return null;
-  return { provider: provider || "anthropic", api_key: env.SERVICE_AI_API_KEY, model: env.SERVICE_AI_MODEL, api_url: env.SERVICE_AI_API_URL };
+  if (!provider && !ai.SERVICE_AI_API_KEY?.trim()) return null;
+  return { provider: provider || "anthropic", api_key: ai.SERVICE_AI_API_KEY, model: ai.SERVICE_AI_MODEL, api_url: ai.SERVICE_AI_API_URL };
 }
 
 /**
@@ -133,26 +134,26 @@ export function environmentSettings(env: NodeJS.ProcessEnv): ProviderSettings | 
  * OpenAI, DeepSeek; kinds already in the chain are skipped), then the local runner only when `OLLAMA_HOST`
  * is set. Only usable candidates enter it; duplicates (same kind, URL and key) appear once.
  */
-export function providerChain(input: { user?: ProviderSettings | null; configured?: ProviderSettings | null; env: NodeJS.ProcessEnv }): ProviderCandidate[] {
-  const { env } = input;
+export function providerChain(input: { user?: ProviderSettings | null; configured?: ProviderSettings | null; ai: AiEnvironment }): ProviderCandidate[] {
+  const { ai } = input;
   const chain: ProviderCandidate[] = [];
   const add = (candidate: ProviderCandidate | null) => {
     if (!candidate) return;
     if (chain.some((c) => c.kind === candidate.kind && c.baseUrl === candidate.baseUrl && c.apiKey === candidate.apiKey)) return;
     chain.push(candidate);
   };
-  if (input.user) add(candidateOf(input.user, "user", env));
-  const configured = input.configured ?? environmentSettings(env);
-  if (configured) add(candidateOf(configured, input.configured ? "server" : "environment", env));
+  if (input.user) add(candidateOf(input.user, "user", ai));
+  const configured = input.configured ?? environmentSettings(ai);
+  if (configured) add(candidateOf(configured, input.configured ? "server" : "environment", ai));
   let discovered = 0;
   for (const kind of ["anthropic", "openai", "deepseek"] as const) {
     if (discovered === 2 || chain.some((c) => c.kind === kind)) continue;
     const names = DISCOVERY[kind];
     const before = chain.length;
-    add(candidateOf({ provider: kind, api_key: env[names.key], api_url: env[names.url], model: env[names.model] }, "discovered", env));
+    add(candidateOf({ provider: kind, api_key: ai[names.key], api_url: ai[names.url], model: ai[names.model] }, "discovered", ai));
     if (chain.length > before) discovered++;
   }
-  if (env.OLLAMA_HOST?.trim() && !chain.some((c) => c.kind === "ollama")) add(candidateOf({ provider: "ollama", model: env.OLLAMA_MODEL }, "local", env));
+  if (ai.OLLAMA_HOST?.trim() && !chain.some((c) => c.kind === "ollama")) add(candidateOf({ provider: "ollama", model: ai.OLLAMA_MODEL }, "local", ai));
   return chain;
 }
 

@@ -9,6 +9,7 @@ import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import { type AiSettingsRecord, type AiSettingsStore, SERVER_AI_SCOPE } from "../../store/ai-settings/contract.js";
 import { describeCandidate, PROVIDER_KINDS, providerChain, providerKind, unusableReason, type ProviderCandidate, type ProviderSettings } from "./providers.js";
+import type { AiEnvironment, ServiceMode } from "../../settings.js";
 
 /** Seals and opens keys (the service's `SecretBox`). */
 export interface KeySealer {
@@ -52,13 +53,13 @@ export class AiSettings {
   constructor(
     private readonly store: AiSettingsStore,
     private readonly sealer: KeySealer,
-    private readonly options: { env: NodeJS.ProcessEnv; mode: "personal" | "team" | "hpc"; lookup?: AddressLookup },
+    private readonly options: { ai: AiEnvironment; allowPrivateUrls: boolean; mode: ServiceMode; lookup?: AddressLookup },
   ) {}
 
   /** The usable providers for this caller, in chain order (empty: AI is not configured). */
   async chainFor(caller: Caller): Promise<ProviderCandidate[]> {
     const [user, server] = await Promise.all([caller.id ? this.store.getAiSettings(caller.id) : null, this.store.getAiSettings(SERVER_AI_SCOPE)]);
-    const chain = providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, env: this.options.env });
+    const chain = providerChain({ user: user ? this.settingsOf(user) : null, configured: server ? this.settingsOf(server) : null, ai: this.options.ai });
     // Each call is held to the rule the URL was saved under (for the caller as they are now), with the same resolver.
     return chain.map((candidate) => ({ ...candidate, reach: { allowPrivate: candidate.source === "user" ? this.mayUsePrivate(caller) : candidate.reach.allowPrivate, lookup: this.options.lookup } }));
   }
@@ -110,7 +111,7 @@ export class AiSettings {
     const key = blankToNull(change.api_key);
     if (key !== null) sealed = this.sealer.seal(key);
     const settings: ProviderSettings = { provider: kind, api_key: sealed ? this.sealer.open(sealed) : null, api_url: apiUrl, model: blankToNull(change.model) };
-    const reason = unusableReason(settings, this.options.env);
+    const reason = unusableReason(settings, this.options.ai);
     if (reason) throw new ServiceError("BAD_REQUEST", `these settings cannot be used: ${reason}`, { suggestion: kind === "ollama" ? "give api_url (e.g. http://127.0.0.1:11434) or set OLLAMA_HOST" : `send api_key for ${kind}` });
     await this.store.putAiSettings({ scope, provider: kind, model: settings.model ?? null, api_url: apiUrl, sealed_api_key: sealed, updated_by: caller.id || null });
     return this.view(caller);
@@ -128,7 +129,7 @@ export class AiSettings {
 
   /** Whether this caller's own provider may be at a private address: personal mode, administrators, or SERVICE_AI_ALLOW_PRIVATE_URLS=1. */
   private mayUsePrivate(caller: Caller): boolean {
-    return this.options.mode === "personal" || caller.admin || this.options.env.SERVICE_AI_ALLOW_PRIVATE_URLS === "1";
+    return this.options.mode === "personal" || caller.admin || this.options.allowPrivateUrls;
   }
 
   private mayChangeServer(caller: Caller): boolean {

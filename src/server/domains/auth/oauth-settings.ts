@@ -7,6 +7,7 @@
  * it, never from a request's Host header. Client secrets are wrapped so they print as `[redacted]`.
  */
 import { inspect } from "node:util";
+import type { OAuthEnvironment } from "../../settings.js";
 
 /** The providers strand signs in with. */
 export const OAUTH_PROVIDER_IDS = ["github", "orcid"] as const;
@@ -60,8 +61,8 @@ export const OAUTH_DEFAULTS: Record<OAuthProviderId, { baseUrl: string; apiUrl?:
 };
 
 /** The environment variable of a provider's setting, e.g. `SERVICE_OAUTH_GITHUB_CLIENT_ID`. */
-export function oauthVariable(provider: OAuthProviderId, setting: "CLIENT_ID" | "CLIENT_SECRET" | "BASE_URL" | "API_URL"): string {
-  return `SERVICE_OAUTH_${provider.toUpperCase()}_${setting}`;
+export function oauthVariable(provider: OAuthProviderId, setting: "CLIENT_ID" | "CLIENT_SECRET" | "BASE_URL" | "API_URL"): keyof OAuthEnvironment {
+  return `SERVICE_OAUTH_${provider.toUpperCase()}_${setting}` as keyof OAuthEnvironment;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -83,31 +84,31 @@ function baseUrl(value: string, variable: string): string {
 }
 
 /**
- * The providers the environment switches on. A client id without its secret (or the reverse), a malformed
+ * The providers the settings (settings.ts OAUTH_VARIABLES) switch on. A client id without its secret (or the reverse), a malformed
  * base URL, or a provider without `SERVICE_PUBLIC_URL` is an error that names the variable (never a value
  * of a secret).
  */
-export function oauthSettingsFromEnv(env: NodeJS.ProcessEnv): OAuthSettings {
+export function oauthSettingsOf(values: OAuthEnvironment): OAuthSettings {
   const settings: OAuthSettings = {};
   for (const provider of OAUTH_PROVIDER_IDS) {
     const idVariable = oauthVariable(provider, "CLIENT_ID");
     const secretVariable = oauthVariable(provider, "CLIENT_SECRET");
-    const clientId = nonEmpty(env[idVariable]);
-    const clientSecret = nonEmpty(env[secretVariable]);
+    const clientId = nonEmpty(values[idVariable]);
+    const clientSecret = nonEmpty(values[secretVariable]);
     if (clientId === undefined && clientSecret === undefined) continue;
     if (clientId === undefined) throw new Error(`${secretVariable} is set but ${idVariable} is not: set both to sign in with ${provider}, or neither`);
     if (clientSecret === undefined) throw new Error(`${idVariable} is set but ${secretVariable} is not: set both to sign in with ${provider}, or neither`);
-    if (nonEmpty(env.SERVICE_PUBLIC_URL) === undefined) {
+    if (nonEmpty(values.SERVICE_PUBLIC_URL) === undefined) {
       throw new Error(
         `${idVariable} is set but SERVICE_PUBLIC_URL is not: signing in with ${provider} needs the address users reach the service at (the callback registered with the provider is SERVICE_PUBLIC_URL/api/auth/oauth/${provider}/callback)`,
       );
     }
     const baseVariable = oauthVariable(provider, "BASE_URL");
-    const base = nonEmpty(env[baseVariable]);
+    const base = nonEmpty(values[baseVariable]);
     const entry: OAuthClientSettings = { clientId, clientSecret: new Secret(clientSecret), baseUrl: base ? baseUrl(base, baseVariable) : OAUTH_DEFAULTS[provider].baseUrl };
     if (provider === "github") {
       const apiVariable = oauthVariable(provider, "API_URL");
-      const api = nonEmpty(env[apiVariable]);
+      const api = nonEmpty(values[apiVariable]);
       // GitHub Enterprise Server serves its API under /api/v3 of its own address.
       entry.apiUrl = api ? baseUrl(api, apiVariable) : base ? `${entry.baseUrl}/api/v3` : OAUTH_DEFAULTS.github.apiUrl;
     }

@@ -30,8 +30,6 @@ export interface SignInThrottleSettings {
   now?: () => number;
 }
 
-/** The default number of failures of one account before sign-ins are delayed. */
-export const DEFAULT_SIGN_IN_FAILURES = 5;
 
 /** Failures of one key within the window. */
 interface FailureCount {

@@ -3,7 +3,7 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { ServiceError } from "../../errors.js";
-import { installLicense, resolveLicense, type LicenseCache, type LicenseStatus } from "../../../license/license.js";
+import { installLicense, resolveLicense, type LicenseCache, type LicensePlaces, type LicenseStatus } from "../../../license/license.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { failureResponse } from "../../openapi-shapes.js";
 
@@ -48,14 +48,14 @@ function shown(status: LicenseStatus) {
 }
 
 /** The license router. */
-export function licenseRoutes(env: NodeJS.ProcessEnv = process.env, cache?: LicenseCache): OpenAPIHono {
+export function licenseRoutes(places: LicensePlaces, cache?: LicenseCache): OpenAPIHono {
   const router = new OpenAPIHono();
-  router.openapi(getLicense, async (c) => c.json(shown(await resolveLicense(env)), 200));
+  router.openapi(getLicense, async (c) => c.json(shown(await resolveLicense(places)), 200));
   router.openapi(
     uploadLicense,
     async (c) => {
       const { license_data } = (await c.req.json()) as { license_data: string };
-      const status = await installLicense(license_data, env);
+      const status = await installLicense(license_data, places);
       cache?.invalidate();
       noteAudit(c, "license.upload", "license");
       if (status.type !== "commercial" || !status.valid) {

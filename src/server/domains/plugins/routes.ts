@@ -38,14 +38,13 @@ function requestKeys(given: string[] | Record<string, string> | undefined): Trus
 }
 
 /** The plugins router; `version` is the strand version manifests' strand_version must admit. */
-export function pluginRoutes(options: { version: string; env?: NodeJS.ProcessEnv }): OpenAPIHono {
+export function pluginRoutes(options: { version: string; trustedKeys: string }): OpenAPIHono {
   const router = new OpenAPIHono();
   router.openapi(
     validateRoute,
     (c) => {
       const body = c.req.valid("json");
-      // Read per request: a key added to the configuration applies without a restart of the check.
-      const configured = configuredTrustedKeys(options.env ?? process.env);
+      const configured = configuredTrustedKeys(options.trustedKeys);
       const result = validatePlugin(body.manifest, { strandVersion: options.version, trustedKeys: [...configured.keys, ...requestKeys(body.trusted_keys)], allowUnsigned: body.allow_unsigned });
       for (const problem of configured.problems) {
         result.warnings.push({ field: TRUSTED_KEYS_VARIABLE, message: `${problem.message}; the service ignores it`, suggestion: "ask the service's administrator to correct the entry" });

@@ -35,38 +35,38 @@ describe("the chain", () => {
   const hostedKeys = { ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o", DEEPSEEK_API_KEY: "d" };
 
   it("is empty when nothing is usable", () => {
-    expect(providerChain({ env: {} })).toEqual([]);
-    expect(providerChain({ env: { SERVICE_AI_PROVIDER: "anthropic" } })).toEqual([]); // no key
-    expect(providerChain({ env: { SERVICE_AI_PROVIDER: "disabled", ANTHROPIC_API_KEY: "" } })).toEqual([]);
+    expect(providerChain({ ai: {} })).toEqual([]);
+    expect(providerChain({ ai: { SERVICE_AI_PROVIDER: "anthropic" } })).toEqual([]); // no key
+    expect(providerChain({ ai: { SERVICE_AI_PROVIDER: "disabled", ANTHROPIC_API_KEY: "" } })).toEqual([]);
   });
 
   it("puts the caller's own provider first, then the configured one, then two discovered hosted ones, then the local runner", () => {
     const chain = providerChain({
       user: { provider: "deepseek", api_key: "mine" },
       configured: { provider: "openai", api_key: "shared" },
-      env: { ...hostedKeys, OLLAMA_HOST: "http://127.0.0.1:11434" },
+      ai: { ...hostedKeys, OLLAMA_HOST: "http://127.0.0.1:11434" },
     });
     expect(order(chain)).toEqual(["user:deepseek", "server:openai", "discovered:anthropic", "local:ollama"]);
   });
 
   it("discovers at most a second and a third hosted provider, Anthropic first", () => {
-    expect(order(providerChain({ env: hostedKeys }))).toEqual(["discovered:anthropic", "discovered:openai"]);
-    expect(order(providerChain({ env: { ...hostedKeys, SERVICE_AI_PROVIDER: "deepseek", SERVICE_AI_API_KEY: "k" } }))).toEqual(["environment:deepseek", "discovered:anthropic", "discovered:openai"]);
+    expect(order(providerChain({ ai: hostedKeys }))).toEqual(["discovered:anthropic", "discovered:openai"]);
+    expect(order(providerChain({ ai: { ...hostedKeys, SERVICE_AI_PROVIDER: "deepseek", SERVICE_AI_API_KEY: "k" } }))).toEqual(["environment:deepseek", "discovered:anthropic", "discovered:openai"]);
   });
 
   it("takes the local runner only when OLLAMA_HOST is set", () => {
-    expect(providerChain({ env: { OLLAMA_MODEL: "llama3.1" } })).toEqual([]);
-    const [local] = providerChain({ env: { OLLAMA_HOST: "127.0.0.1:11434", OLLAMA_MODEL: "qwen2.5" } });
+    expect(providerChain({ ai: { OLLAMA_MODEL: "llama3.1" } })).toEqual([]);
+    const [local] = providerChain({ ai: { OLLAMA_HOST: "127.0.0.1:11434", OLLAMA_MODEL: "qwen2.5" } });
     expect(local).toMatchObject({ kind: "ollama", source: "local", model: "qwen2.5", baseUrl: "http://127.0.0.1:11434/api", apiKey: null });
   });
 
   it("defaults the kind to Anthropic when only SERVICE_AI_API_KEY is set, and treats empty strings as absent", () => {
-    const [first] = providerChain({ env: { SERVICE_AI_API_KEY: "k", SERVICE_AI_MODEL: "", SERVICE_AI_API_URL: "  " } });
+    const [first] = providerChain({ ai: { SERVICE_AI_API_KEY: "k", SERVICE_AI_MODEL: "", SERVICE_AI_API_URL: "  " } });
     expect(first).toMatchObject({ kind: "anthropic", model: "claude-sonnet-4-5", baseUrl: "https://api.anthropic.com/v1", source: "environment" });
   });
 
   it("skips settings that cannot be used (a user row without a key does not borrow another's)", () => {
-    const chain = providerChain({ user: { provider: "openai", api_key: null }, configured: { provider: "anthropic", api_key: "shared" }, env: {} });
+    const chain = providerChain({ user: { provider: "openai", api_key: null }, configured: { provider: "anthropic", api_key: "shared" }, ai: {} });
     expect(order(chain)).toEqual(["server:anthropic"]);
   });
 });

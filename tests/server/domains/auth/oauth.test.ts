@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oauthSettingsFromEnv } from "../../../../src/server/domains/auth/oauth-settings.js";
+import { oauthSettingsOf } from "../../../../src/server/domains/auth/oauth-settings.js";
 import { AuthService } from "../../../../src/server/domains/auth/service.js";
 import { serviceConfig } from "../../../../src/server/config.js";
 import { startIdentityProvider, type IdentityProvider } from "../../../support/identity-provider.js";
@@ -124,7 +124,7 @@ describe("sign-in with GitHub and ORCID (team mode, local identity providers)", 
   beforeAll(async () => {
     github = await startIdentityProvider("github", `${PUBLIC_URL}/api/auth/oauth/github/callback`);
     orcid = await startIdentityProvider("orcid", `${PUBLIC_URL}/api/auth/oauth/orcid/callback`);
-    service = await startTestService({ mode: "team", publicUrl: PUBLIC_URL, trustedProxies: ["127.0.0.1"], oauth: oauthSettingsFromEnv(oauthEnv()) });
+    service = await startTestService({ mode: "team", publicUrl: PUBLIC_URL, trustedProxies: ["127.0.0.1"], oauth: oauthSettingsOf(oauthEnv()) });
     const { user } = await new AuthService(service.store).setAccount("admin", ADMIN_PASSWORD, "admin");
     adminId = user.id;
     const login = await fetch(`${service.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }) });
@@ -329,11 +329,11 @@ describe("sign-in with GitHub and ORCID (team mode, local identity providers)", 
     const everything = [await system.text(), JSON.stringify((await browser.get("/api/auth/providers")).body), service.logText()].join("\n");
     for (const secret of [github.clientSecret, orcid.clientSecret]) expect(everything).not.toContain(secret);
     // The settings themselves print the secret as [redacted].
-    expect(JSON.stringify(oauthSettingsFromEnv(oauthEnv()))).not.toContain(github.clientSecret);
+    expect(JSON.stringify(oauthSettingsOf(oauthEnv()))).not.toContain(github.clientSecret);
   });
 
   it("predecessor 14.1 #2: a state cookie past its 10 minutes (here: 1 s) is refused", async () => {
-    const shortLived = await startTestService({ mode: "team", publicUrl: PUBLIC_URL, oauth: oauthSettingsFromEnv(oauthEnv()), oauthStateTtlMs: 1000 });
+    const shortLived = await startTestService({ mode: "team", publicUrl: PUBLIC_URL, oauth: oauthSettingsOf(oauthEnv()), oauthStateTtlMs: 1000 });
     try {
       const browser = new Browser(shortLived.url);
       const authorize = await browser.get("/api/auth/oauth/github/authorize");
@@ -394,7 +394,7 @@ describe("sign-in with a provider: configuration", () => {
       mode: "team",
       publicUrl: PUBLIC_URL,
       basePath: "/strand/",
-      oauth: oauthSettingsFromEnv({ SERVICE_PUBLIC_URL: PUBLIC_URL, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url, SERVICE_OAUTH_GITHUB_API_URL: github.url }),
+      oauth: oauthSettingsOf({ SERVICE_PUBLIC_URL: PUBLIC_URL, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url, SERVICE_OAUTH_GITHUB_API_URL: github.url }),
     });
     try {
       // The proxy strips /strand/ before the service sees the request.

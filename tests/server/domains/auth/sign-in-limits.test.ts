@@ -7,7 +7,7 @@
  * Against a real team-mode service on a socket (the transport peer is 127.0.0.1).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { oauthSettingsFromEnv } from "../../../../src/server/domains/auth/oauth-settings.js";
+import { oauthSettingsOf } from "../../../../src/server/domains/auth/oauth-settings.js";
 import { AuthService } from "../../../../src/server/domains/auth/service.js";
 import { SignInThrottle } from "../../../../src/server/domains/auth/sign-in-throttle.js";
 import type { AppOptions } from "../../../../src/server/app.js";
@@ -166,7 +166,7 @@ describe("sign-ins through an identity provider in the audit log", () => {
     const publicUrl = "http://strand.test";
     const github = await startIdentityProvider("github", `${publicUrl}/api/auth/oauth/github/callback`);
     try {
-      const oauth = oauthSettingsFromEnv({ SERVICE_PUBLIC_URL: publicUrl, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url });
+      const oauth = oauthSettingsOf({ SERVICE_PUBLIC_URL: publicUrl, SERVICE_OAUTH_GITHUB_CLIENT_ID: github.clientId, SERVICE_OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret, SERVICE_OAUTH_GITHUB_BASE_URL: github.url });
       const service = await teamService({ publicUrl, oauth });
       github.signInAs({ id: 4242, login: "octo" });
       const authorize = await fetch(`${service.url}/api/auth/oauth/github/authorize`, { redirect: "manual" });

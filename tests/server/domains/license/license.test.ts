@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson, resolveLicense, type LicenseTerms } from "../../../../src/license/license.js";
 import { runStrand } from "../../../support/strand-cli.js";
 import { startTestService, type TestService } from "../../../support/service-harness.js";
+import { licensePlacesFrom } from "../../../../src/server/settings.js";
 
 let service: TestService;
 let env: NodeJS.ProcessEnv;
@@ -66,8 +67,8 @@ describe("license", () => {
     mkdirSync(join(dir, "config"), { recursive: true });
     writeFileSync(join(dir, "config", "license.json"), await licenseText(terms("from config dir")));
     writeFileSync(join(dir, "explicit.json"), await licenseText(terms("from SERVICE_LICENSE")));
-    expect((await resolveLicense({ ...base, SERVICE_LICENSE: join(dir, "explicit.json") })).licensee).toBe("from SERVICE_LICENSE");
-    expect((await resolveLicense(base)).licensee).toBe("from config dir");
+    expect((await resolveLicense(licensePlacesFrom({ ...base, SERVICE_LICENSE: join(dir, "explicit.json") }))).licensee).toBe("from SERVICE_LICENSE");
+    expect((await resolveLicense(licensePlacesFrom(base))).licensee).toBe("from config dir");
   });
 
   it("strand license shows the same status on the command line", async () => {
