@@ -16,50 +16,34 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { collaborationRoutes } from "./domains/collaboration/routes.js";
-import type { RemoteFetchOptions } from "./domains/collaboration/remote-fetch.js";
-import { LicenseCache } from "../license/license.js";
-import { licenseRoutes } from "./domains/license/routes.js";
-import { pluginRoutes } from "./domains/plugins/routes.js";
-import { ServiceMetrics } from "./domains/observability/prometheus.js";
-import { observabilityRoutes } from "./domains/observability/routes.js";
-import { sharedCheck } from "./domains/observability/service.js";
-import { templateRoutes } from "./domains/templates/routes.js";
-import { clusterRoutes } from "./domains/cluster/routes.js";
-import { SchedulerReader, type SchedulerReaderOptions } from "./domains/cluster/service.js";
-import { executionRoutes } from "./domains/execution/routes.js";
-import { NO_USER_LIMITS, UserRunLimits } from "./domains/execution/user-limits.js";
-import { SignInThrottle } from "./domains/auth/sign-in-throttle.js";
+import { aiDomain, type AiKnowledge } from "./domains/ai/domain.js";
+import { authDomain, type AuthService } from "./domains/auth/domain.js";
+import { chatDomain } from "./domains/chat/domain.js";
+import { clusterDomain, type SchedulerReaderOptions } from "./domains/cluster/domain.js";
+import { collaborationDomain, type RemoteFetchOptions } from "./domains/collaboration/domain.js";
+import { dagDomain } from "./domains/dag/domain.js";
+import { dataDomain } from "./domains/data/domain.js";
+import { executionDomain } from "./domains/execution/domain.js";
+import { licenseDomain } from "./domains/license/domain.js";
+import { observabilityDomain, serviceMetrics } from "./domains/observability/domain.js";
+import { pipelinesDomain } from "./domains/pipelines/domain.js";
+import { pluginsDomain } from "./domains/plugins/domain.js";
+import { templatesDomain } from "./domains/templates/domain.js";
+import { TOOLING_NAMES, workflowDomain } from "./domains/workflow/domain.js";
+import type { DomainMount } from "./domain-mount.js";
+import type { RunSupervisor, SupervisorOptions } from "./runner/supervisor.js";
+
+// Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
+export { AuthService, prepareAccounts } from "./domains/auth/domain.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
 import { LiveStreams } from "./events/live-streams.js";
-import { toolingRoutes } from "./domains/workflow/routes.js";
-import { dataRoutes } from "./domains/data/routes.js";
-import { DataPlaces } from "./domains/data/data-roots.js";
-import { DataService } from "./domains/data/service.js";
-import { TOOLING_NAMES } from "./domains/workflow/service.js";
-import { savedPipelineRoutes } from "./domains/pipelines/routes.js";
-import { graphEditRoutes } from "./domains/dag/routes.js";
 import { auditTrail } from "./middleware/audit.js";
 import { authentication } from "./middleware/authentication.js";
-import { authRoutes } from "./domains/auth/routes.js";
-import { oauthRoutes } from "./domains/auth/oauth-routes.js";
-import { AuthService, DEFAULT_SESSION_TTL_MS } from "./domains/auth/service.js";
 
-// Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
-export { AuthService, prepareAccounts } from "./domains/auth/service.js";
 import { ApiRoutes } from "./api-routes.js";
 import { aiReaderFor } from "./ai-capabilities.js";
-import { aiRoutes } from "./domains/ai/routes.js";
-import { CallGate } from "./domains/ai/harness.js";
-import type { AiContext } from "./domains/ai/service.js";
-import { chatRoutes } from "./domains/chat/routes.js";
-import { AiSettings, type KeySealer } from "./domains/ai/settings.js";
 import type { AddressLookup } from "../engine/public-address.js";
-import { providerChain } from "./domains/ai/providers.js";
-import { bundledKnowledge } from "./domains/ai/bundled-knowledge.js";
-import type { AiKnowledge } from "./domains/ai/read-tools.js";
-import { SecretBox } from "./secret-box.js";
 import { errorResponse, ServiceError } from "./errors.js";
 import { callerOf } from "./caller.js";
 import { PathPrivacy } from "./path-privacy.js";
@@ -70,7 +54,6 @@ import { clientAddress, rateLimit, transportPeer } from "./middleware/rate-limit
 import { applySecurityHeaders, securityHeaders, servedOverHttps } from "./middleware/security-headers.js";
 import { tracing } from "./middleware/tracing.js";
 import { createLogger, type Logger } from "./logger.js";
-import { RunSupervisor, type SupervisorOptions } from "./runner/supervisor.js";
 import { describeSandbox } from "./runner/sandbox.js";
 import { configureEnginePool } from "./engine-pool.js";
 import { hostCheck } from "./middleware/host-check.js";
@@ -80,7 +63,7 @@ import { normaliseBasePath, PUBLIC_FILES, StaticContent } from "./static-content
 import { withCachedListing } from "./store/pipelines/cached-listing.js";
 import type { Store } from "./store/store.js";
 import type { ServiceConfig } from "./config.js";
-import { AI_VARIABLES, DEFAULT_SIGN_IN_FAILURES, licensePlacesFrom, readSetting, textSettings } from "./settings.js";
+import { AI_VARIABLES, licensePlacesFrom, readSetting, textSettings } from "./settings.js";
 
 export type { ServiceMode } from "./settings.js";
 
@@ -234,7 +217,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const events = options.events ?? new EventBus();
   // Server paths in answers are for administrators: one rule for every domain (path-privacy.ts).
   const privacy = new PathPrivacy({ dataDir: options.dataDir || runsFallbackDir(), configDir, shared: options.dataRoots });
-  const prometheus = new ServiceMetrics({ store, events });
+  const prometheus = serviceMetrics({ store, events });
   const chain: [string, MiddlewareHandler][] = [
     ["compression", compression()],
     ["tracing", tracing({ logger, trustedProxies: options.trustedProxies, onRequest: (record) => prometheus.recordRequest(record) })],
@@ -261,8 +244,21 @@ export function createApp(options: AppOptions): ServiceApp {
   const trusted = options.trustedProxies ?? [];
   // The audit trail wraps authentication, so refused requests are recorded too.
   app.use("/api/*", auditTrail({ store, stateless: STATELESS_POSTS, clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) }));
-  const auth = new AuthService(store, { ttlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS });
   const https = (c: Context) => servedOverHttps(c, trusted);
+  const accounts = authDomain({
+    store,
+    mode,
+    logger,
+    https,
+    clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null,
+    sessionTtlMs: options.sessionTtlMs,
+    signInFailures: options.signInFailures,
+    oauth: options.oauth,
+    oauthStateTtlMs: options.oauthStateTtlMs,
+    publicUrl: options.publicUrl,
+    basePath: normaliseBasePath(options.basePath),
+  });
+  const { auth } = accounts;
   // Inside the audit trail (a forged request is recorded as denied), before sign-in and every handler; personal mode too.
   app.use("/api/*", originCheck({ publicUrl: options.publicUrl, corsOrigins: options.corsOrigins, https }));
   app.use("*", authentication({ mode, auth, routes, https }));
@@ -286,83 +282,49 @@ export function createApp(options: AppOptions): ServiceApp {
     requestsTotal++;
     await next();
   });
-  const throttle = new SignInThrottle({ maxFailures: options.signInFailures ?? DEFAULT_SIGN_IN_FAILURES });
-  app.route(
-    "/",
-    authRoutes({
-      auth,
-      mode,
-      https,
-      clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null,
-      beforeSignIn: (username, address) => throttle.beforeSignIn(username, address),
-      afterSignIn: (username, address, succeeded) => throttle.afterSignIn(username, address, succeeded),
-    }),
-  );
-  app.route(
-    "/",
-    oauthRoutes({
-      auth,
-      store,
-      mode,
-      settings: options.oauth ?? {},
-      publicUrl: options.publicUrl,
-      basePath: normaliseBasePath(options.basePath),
-      https,
-      clientAddress: (c) => clientAddress(c, transportPeer(c), trusted) ?? null,
-      logger,
-      stateTtlMs: options.oauthStateTtlMs,
-    }),
-  );
-  app.route("/", toolingRoutes());
-  app.route("/", savedPipelineRoutes(store, { quota: options.quota }));
-  app.route("/", graphEditRoutes(store));
-  app.route("/", collaborationRoutes(store, { publicUrl: options.publicUrl, fetch: { allowPrivate: options.importAllowPrivate, ...options.importFetch }, quota: options.quota }));
-  app.route("/", templateRoutes(store));
-  const dataPlaces = new DataPlaces({ dataDir: options.dataDir || runsFallbackDir(), dataRoots: options.dataRoots ?? [], personal: mode === "personal", home: options.homeDir });
-  app.route("/", dataRoutes(new DataService(dataPlaces, options.referenceRoots ?? []), { uploadLimitBytes: options.uploadLimitBytes ?? 1024 * 1024 * 1024 }));
-  const streams = new LiveStreams({ perUser: options.eventStreamsPerUser ?? (mode === "personal" ? 0 : 8), recheckMs: options.eventRecheckMs, authority: mode === "personal" ? undefined : auth });
-  app.route("/", eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner, streams }));
+
+  const dataDir = options.dataDir || runsFallbackDir();
   const log = (line: string) => logger.info(line);
-  const supervisor = new RunSupervisor({ webhooksAllowPrivate: options.webhookAllowPrivate, ...options.runner, store, events, log });
-  const limits = new UserRunLimits(store, options.userLimits ?? NO_USER_LIMITS, supervisor.quota);
-  app.route("/", executionRoutes({ store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy }));
-  const recovered = supervisor.recover().then(
-    (summary) => {
-      if (summary.started + summary.attached + summary.finished > 0) log(`runs after restart: ${summary.attached} re-attached, ${summary.finished} finished from their event logs, ${summary.started} started`);
-    },
-    (error: unknown) => log(`run recovery failed: ${error instanceof Error ? error.message : String(error)}`),
-  );
-  const ai = options.ai ?? textSettings(env, AI_VARIABLES);
-  const secretKey = options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode);
-  const aiSettings = new AiSettings(store, lazySealer(() => SecretBox.fromConfig({ secretKey, configDir })), {
-    ai,
-    allowPrivateUrls: options.aiAllowPrivateUrls ?? readSetting(env, "SERVICE_AI_ALLOW_PRIVATE_URLS", mode),
+  const streams = new LiveStreams({ perUser: options.eventStreamsPerUser ?? (mode === "personal" ? 0 : 8), recheckMs: options.eventRecheckMs, authority: mode === "personal" ? undefined : auth });
+  const execution = executionDomain({ store, events, dataDir, privacy, userLimits: options.userLimits, log, runner: { webhooksAllowPrivate: options.webhookAllowPrivate, ...options.runner } });
+  const { supervisor } = execution;
+  const ai = aiDomain({
+    store,
     mode,
-    lookup: options.aiProviderLookup,
-  });
-  const executionContext = { store, events, supervisor, dataDir: options.dataDir || runsFallbackDir(), limits, privacy };
-  const aiContext: AiContext = {
-    settings: aiSettings,
-    knowledge: options.aiKnowledge ?? bundledKnowledge,
-    readerFor: (caller) => aiReaderFor(executionContext, caller),
+    ai: options.ai ?? textSettings(env, AI_VARIABLES),
+    allowPrivateUrls: options.aiAllowPrivateUrls ?? readSetting(env, "SERVICE_AI_ALLOW_PRIVATE_URLS", mode),
+    secretKey: options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode),
+    configDir,
+    // The AI reads through the same paths as the API, with a store that offers it reads only (ai-capabilities.ts).
+    readerFor: (caller) => aiReaderFor({ ...execution.context, store }, caller),
     callTimeoutMs: options.aiTimeoutMs,
-    gate: new CallGate(4),
+    knowledge: options.aiKnowledge,
+    lookup: options.aiProviderLookup,
     observe: (record) => {
       prometheus.recordAiCall(record);
       logger.info({ ai: record }, `AI ${record.task} call to ${record.provider} (${record.model}): ${record.outcome}, ${record.input_tokens}+${record.output_tokens} tokens, ${record.latency_ms} ms`);
     },
-  };
-  app.route("/", aiRoutes(aiContext));
-  // The copilot: the model reads through aiContext; the chat domain writes only its own history to the store.
-  app.route("/", chatRoutes(aiContext, store));
-  const licensePlaces = options.license ?? licensePlacesFrom(env);
-  const license = new LicenseCache(licensePlaces);
-  app.route("/", licenseRoutes(licensePlaces, license));
-  app.route("/", pluginRoutes({ version: options.version, trustedKeys: options.pluginTrustedKeys ?? readSetting(env, "SERVICE_PLUGIN_TRUSTED_KEYS", mode) }));
-  app.route("/", clusterRoutes({ hpc: mode === "hpc", scheduler: new SchedulerReader(options.scheduler), store }));
-  app.route(
-    "/",
-    observabilityRoutes(
+  });
+  const license = licenseDomain({ places: options.license ?? licensePlacesFrom(env) });
+
+  // Every domain, in the order its routes are mounted.
+  const mounts: DomainMount[] = [
+    accounts,
+    workflowDomain(),
+    pipelinesDomain({ store, quota: options.quota }),
+    dagDomain({ store }),
+    collaborationDomain({ store, publicUrl: options.publicUrl, fetch: { allowPrivate: options.importAllowPrivate, ...options.importFetch }, quota: options.quota }),
+    templatesDomain({ store }),
+    dataDomain({ dataDir, dataRoots: options.dataRoots ?? [], personal: mode === "personal", home: options.homeDir, referenceRoots: options.referenceRoots ?? [], uploadLimitBytes: options.uploadLimitBytes ?? 1024 * 1024 * 1024 }),
+    { routers: [eventRoutes(events, { pingIntervalMs: options.eventPingMs, mayRead: (caller, owner) => caller.admin || caller.id === owner, streams })] },
+    execution,
+    ai,
+    // The copilot: the model reads through the AI's context; the chat domain writes only its own history.
+    chatDomain({ ai: ai.context, history: store }),
+    license,
+    pluginsDomain({ version: options.version, trustedKeys: options.pluginTrustedKeys ?? readSetting(env, "SERVICE_PLUGIN_TRUSTED_KEYS", mode) }),
+    clusterDomain({ hpc: mode === "hpc", scheduler: options.scheduler, store }),
+    observabilityDomain(
       {
         version: options.version,
         mode,
@@ -372,14 +334,15 @@ export function createApp(options: AppOptions): ServiceApp {
         privacy,
         sandbox: () => describeSandbox(supervisor.sandboxPolicy()),
         prometheus,
-        pingDatabase: sharedCheck(() => store.ping()),
-        license: () => license.get(),
-        aiProvider: () => providerChain({ ai })[0]?.kind ?? null,
+        license: () => license.status(),
+        aiProvider: () => ai.firstProvider(),
         engine: () => ({ ...supervisor.engineAvailability(), ...supervisor.counts() }),
       },
       { requestsTotal: () => requestsTotal, activeRuns: () => supervisor.counts().active, queuedRuns: () => supervisor.counts().queued, sseSubscribers: () => events.subscriberCount },
     ),
-  );
+  ];
+  for (const mount of mounts) for (const router of mount.routers) app.route("/", router);
+  const recovered = execution.recovered;
 
   let openapi: string | undefined;
   app.openapi(OPENAPI_ROUTE, (c) => {
@@ -428,14 +391,6 @@ export function createApp(options: AppOptions): ServiceApp {
   return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store, auth };
 }
 
-/** A sealer whose key is read (or made) on first use, so a service that never stores a key never makes a key file. */
-function lazySealer(make: () => KeySealer): KeySealer {
-  let sealer: KeySealer | undefined;
-  return {
-    seal: (plain) => (sealer ??= make()).seal(plain),
-    open: (sealed) => (sealer ??= make()).open(sealed),
-  };
-}
 
 let fallbackRunsDir: string | undefined;
 

@@ -52,7 +52,7 @@ function domainOf(module: string): string | undefined {
 describe("the import graph of src/", () => {
   it("is read completely: static, type-only, re-exported and dynamic imports are all edges", () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get("src/server/app.ts")).toContain("src/server/domains/workflow/routes.ts");
+    expect(graph.get("src/server/app.ts")).toContain("src/server/domains/workflow/domain.ts");
     expect(graph.get("src/cli/main.ts")).toContain("src/cli/commands/serve.ts"); // import("./commands/serve.js")
     const sample = importGraph(["a.ts", "b.ts", "c.ts", "d.ts"], (file) =>
       ({ "a.ts": 'import type { B } from "./b.js";', "b.ts": 'export { c } from "./c.js";', "c.ts": 'const a = () => import("./a.js");', "d.ts": 'import "./d.js";' })[file]!,
@@ -105,6 +105,14 @@ describe("the import graph of src/", () => {
   it("keeps the typed client self-contained (it runs in browsers): it imports nothing else of src/", () => {
     expect([...graph.keys()].filter(inClient).length).toBeGreaterThan(0);
     expect(offendingEdges(graph, (from, to) => inClient(from) && !inClient(to))).toEqual([]);
+  });
+
+  it("wires every domain through its domain.ts: app.ts imports from a domain only that constructor, and mounts each one", () => {
+    const domains = [...new Set([...graph.keys()].map(domainOf).filter((name): name is string => name !== undefined))];
+    expect(domains.length).toBeGreaterThan(10);
+    const fromApp = [...(graph.get("src/server/app.ts") ?? [])].filter((module) => domainOf(module) !== undefined);
+    expect(fromApp.filter((module) => !module.endsWith("/domain.ts"))).toEqual([]);
+    expect(domains.filter((name) => !fromApp.includes(`src/server/domains/${name}/domain.ts`))).toEqual([]);
   });
 
   it("has no two domains depending on each other in a circle", () => {

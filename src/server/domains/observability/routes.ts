@@ -115,7 +115,7 @@ const auditRoute = createRoute({
 });
 
 export interface ObservabilityContext extends HealthContext {
-  store: AuditStore & AccountStore & RunStore & Pick<StoreConnection, "kind">;
+  store: AuditStore & AccountStore & RunStore & Pick<StoreConnection, "kind" | "ping">;
   dataDir: string;
   /** How server paths are hidden from callers who are not administrators (default: the data folder's rule). */
   privacy?: PathPrivacy;
