@@ -219,7 +219,7 @@ export function readSetting<Name extends SettingName>(env: NodeJS.ProcessEnv, na
 export function readSettings(env: NodeJS.ProcessEnv, mode?: ServiceMode): Settings {
   const chosen = mode ?? readSetting(env, "SERVICE_MODE");
   const values: Record<string, unknown> = {};
-  for (const name of Object.keys(SETTINGS) as SettingName[]) values[name] = name === "SERVICE_MODE" ? chosen : readSetting(env, name, chosen);
+  for (const name of SETTING_NAMES) values[name] = name === "SERVICE_MODE" ? chosen : readSetting(env, name, chosen);
   return values as Settings;
 }
 
@@ -234,42 +234,26 @@ export function settingsTable(): string {
   return lines.join("\n");
 }
 
-/** The variables the AI provider chain is configured from: the shared provider, then the ones discovered by their own keys. */
-export const AI_VARIABLES = [
-  "SERVICE_AI_PROVIDER",
-  "SERVICE_AI_API_KEY",
-  "SERVICE_AI_MODEL",
-  "SERVICE_AI_API_URL",
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_BASE_URL",
-  "ANTHROPIC_MODEL",
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "OPENAI_MODEL",
-  "DEEPSEEK_API_KEY",
-  "DEEPSEEK_BASE_URL",
-  "DEEPSEEK_MODEL",
-  "OLLAMA_HOST",
-  "OLLAMA_MODEL",
-] as const satisfies readonly SettingName[];
+/** Every variable the table holds, in its order. */
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** A variable the AI provider chain is configured from: the shared provider, then the ones discovered by their own keys. */
+export type AiVariable = Extract<SettingName, `SERVICE_AI_${"PROVIDER" | "API_KEY" | "MODEL" | "API_URL"}` | `${"ANTHROPIC" | "OPENAI" | "DEEPSEEK" | "OLLAMA"}_${string}`>;
+
+/** The AI provider chain's variables, as rows of the table. */
+export const AI_VARIABLES = SETTING_NAMES.filter((name): name is AiVariable => /^(SERVICE_AI_(PROVIDER|API_KEY|MODEL|API_URL)|(ANTHROPIC|OPENAI|DEEPSEEK|OLLAMA)_[A-Z_]+)$/.test(name));
 
 /** The AI provider settings of the environment, by variable (absent: unset). */
-export type AiEnvironment = Partial<Record<(typeof AI_VARIABLES)[number], string>>;
+export type AiEnvironment = Partial<Record<AiVariable, string>>;
 
-/** The variables sign-in with GitHub and ORCID is configured from (the callback needs the public address too). */
-export const OAUTH_VARIABLES = [
-  "SERVICE_PUBLIC_URL",
-  "SERVICE_OAUTH_GITHUB_CLIENT_ID",
-  "SERVICE_OAUTH_GITHUB_CLIENT_SECRET",
-  "SERVICE_OAUTH_GITHUB_BASE_URL",
-  "SERVICE_OAUTH_GITHUB_API_URL",
-  "SERVICE_OAUTH_ORCID_CLIENT_ID",
-  "SERVICE_OAUTH_ORCID_CLIENT_SECRET",
-  "SERVICE_OAUTH_ORCID_BASE_URL",
-] as const satisfies readonly SettingName[];
+/** A variable sign-in with GitHub and ORCID is configured from (the callback needs the public address too). */
+export type OAuthVariable = Extract<SettingName, `SERVICE_OAUTH_${string}` | "SERVICE_PUBLIC_URL">;
+
+/** The OAuth variables, as rows of the table. */
+export const OAUTH_VARIABLES = SETTING_NAMES.filter((name): name is OAuthVariable => name.startsWith("SERVICE_OAUTH_") || name === "SERVICE_PUBLIC_URL");
 
 /** The OAuth settings of the environment, by variable (absent: unset). */
-export type OAuthEnvironment = Partial<Record<(typeof OAUTH_VARIABLES)[number], string>>;
+export type OAuthEnvironment = Partial<Record<OAuthVariable, string>>;
 
 /** The text settings `names` read from `env` (only these rows are parsed), without the unset ones. */
 export function textSettings<Name extends SettingName>(env: NodeJS.ProcessEnv, names: readonly Name[]): Partial<Record<Name, string>> {
