@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { Navigate, NavLink, Route, Routes } from "react-router";
-import { api, dataOf } from "./api.js";
+import { api, dataOf } from "./api/client.js";
 import { AuthGate } from "./account/AuthGate.js";
 import { AuditPage } from "./account/AuditPage.js";
 import { SessionsPage } from "./account/SessionsPage.js";

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
-import { ApiError, basePath } from "./api.js";
+import { ApiError, basePath } from "./api/client.js";
 import { App } from "./App.js";
 import "./styles.css";
 

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useCurrentUser, useServiceMode } from "./session.js";
+import { useCurrentUser, useServiceMode } from "./return-path.js";
 
 export function AccountOnly({ title, adminOnly = false, children }: { title: string; adminOnly?: boolean; children: ReactNode }) {
   const { mode } = useServiceMode();

@@ -4,7 +4,7 @@
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";

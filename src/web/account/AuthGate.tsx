@@ -7,7 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, type ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { isSessionEnded, noteSignedOut, signInPath, useCurrentUser, useServiceMode } from "./session.js";
+import { isSessionEnded, noteSignedOut, signInPath, useCurrentUser, useServiceMode } from "./return-path.js";
 
 export function AuthGate({ children }: { children: ReactNode }) {
   const { mode, health } = useServiceMode();

@@ -1,7 +1,7 @@
 /** Changing your own password: the current one and the new one (twice); your other sessions end. */
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
 

@@ -1,6 +1,6 @@
 /** Your sessions (signed-in browsers and scripts): when each began, was last used and ends; end the others. */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";

@@ -6,9 +6,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { api, ApiError, baseUrl, dataOf } from "../api.js";
+import { api, ApiError, baseUrl, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { CURRENT_USER_KEY, safeReturnPath, useServiceMode, type CurrentUser } from "./session.js";
+import { CURRENT_USER_KEY, safeReturnPath, useServiceMode, type CurrentUser } from "./return-path.js";
 import "./account.css";
 
 export function SignInPage() {

@@ -4,7 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { CopyField } from "../components/CopyField.js";

@@ -7,9 +7,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ChangePasswordDialog } from "./ChangePasswordDialog.js";
-import { noteSignedOut, useCurrentUser, useServiceMode } from "./session.js";
+import { noteSignedOut, useCurrentUser, useServiceMode } from "./return-path.js";
 import "./account.css";
 
 export function UserMenu() {

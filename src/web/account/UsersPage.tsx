@@ -5,14 +5,14 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { ModalDialog } from "../components/ModalDialog.js";
-import { useCurrentUser } from "./session.js";
+import { useCurrentUser } from "./return-path.js";
 import { When } from "../components/When.js";
 import "./account.css";
 

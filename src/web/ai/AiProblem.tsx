@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import "./ai.css";
 
 /** The error code of a service without a usable AI provider. */

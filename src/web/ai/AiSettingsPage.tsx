@@ -6,9 +6,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
-import { useCurrentUser, useServiceMode } from "../account/session.js";
+import { useCurrentUser, useServiceMode } from "../account/return-path.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";

@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { AiNotConfigured, AiProblem } from "./AiProblem.js";
 import { useAiConfig } from "./DescribePanel.js";

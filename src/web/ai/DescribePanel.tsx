@@ -8,7 +8,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { AiNotConfigured, AiProblem } from "./AiProblem.js";
 import { useDraftStream, type Draft, type DraftProgress, type DraftState } from "./useDraftStream.js";

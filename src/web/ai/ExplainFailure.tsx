@@ -7,9 +7,9 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
-import { runKeys } from "../runs/run-data.js";
+import { runKeys } from "../api/runs.js";
 import { AiNotConfigured, AiProblem } from "./AiProblem.js";
 import { useAiConfig } from "./DescribePanel.js";
 import "./ai.css";

@@ -6,7 +6,7 @@
  * round's text before the next provider writes it again.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api, ApiError, baseUrl, dataOf } from "../api.js";
+import { api, ApiError, baseUrl, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { readNamedEvents } from "./event-stream.js";
 

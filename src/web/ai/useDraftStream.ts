@@ -5,7 +5,7 @@
  * saved: the draft is handed to the page, which shows it until the user takes it.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, baseUrl } from "../api.js";
+import { ApiError, baseUrl } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { readNamedEvents } from "./event-stream.js";
 

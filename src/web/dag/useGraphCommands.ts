@@ -4,7 +4,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 
 /** An operation of the DAG edit API and its payload. */
 export type GraphCommand =

@@ -6,7 +6,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { byteSize } from "../components/formatting.js";

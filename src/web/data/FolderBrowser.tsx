@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { QueryState } from "../components/QueryState.js";
 import { byteSize } from "../components/formatting.js";
 import { UploadButton } from "./UploadButton.js";

@@ -1,7 +1,7 @@
 /** Uploads into the caller's own files folder (`POST /api/files`, multipart), from the browser's file chooser. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, type ChangeEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 
 /** Uploads chosen files into `folder` of the caller's files folder; resolves with the folder. */

@@ -11,7 +11,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";

@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 
 export type Finding = components["schemas"]["Finding"];

@@ -7,7 +7,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { api, baseUrl, dataOf } from "../api.js";
+import { api, baseUrl, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import "./pipelines.css";

@@ -9,7 +9,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { DescribePanel } from "../ai/DescribePanel.js";
 import { DataStartPanel } from "../data/DataStartPanel.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";

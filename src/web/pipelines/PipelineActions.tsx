@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";

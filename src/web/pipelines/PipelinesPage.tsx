@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { QueryState } from "../components/QueryState.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
 import type { components } from "../../client/api-types.js";

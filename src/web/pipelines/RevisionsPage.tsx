@@ -7,7 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";

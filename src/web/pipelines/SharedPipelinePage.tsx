@@ -5,10 +5,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
-import { signInPath } from "../account/session.js";
+import { signInPath } from "../account/return-path.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { downloadText, tomlFilename } from "./format.js";
 import "./pipelines.css";

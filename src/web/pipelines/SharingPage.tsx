@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, baseUrl, dataOf } from "../api.js";
+import { api, baseUrl, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";

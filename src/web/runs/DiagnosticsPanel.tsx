@@ -4,9 +4,9 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { runKeys } from "./run-data.js";
+import { runKeys } from "../api/runs.js";
 
 /** Diagnoses shown at first: a run with thousands of failures stays readable. */
 const FIRST = 3;

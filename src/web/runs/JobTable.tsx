@@ -9,7 +9,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { fetchJobs, runKeys, type JobRow, type JobSort } from "./run-data.js";
+import { fetchJobs, runKeys, type JobRow, type JobSort } from "../api/runs.js";
 
 const PAGE = 200;
 const ROW_HEIGHT = 34;

@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { fetchJobs, isTerminal, runKeys, type JobRow } from "./run-data.js";
+import { fetchJobs, isTerminal, runKeys, type JobRow } from "../api/runs.js";
 import { useInView } from "./useInView.js";
 
 const PAGE = 500;

@@ -5,7 +5,7 @@
  * a query: each answer extends the previous one instead of replacing it.
  */
 import { useEffect, useRef, useState } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount } from "../components/formatting.js";
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import { byteSize } from "../components/formatting.js";
-import type { RunStatusView } from "./run-data.js";
+import type { RunStatusView } from "../api/runs.js";
 
 interface Sample {
   time: number;

@@ -5,10 +5,10 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { byteSize, formatCount, fullTime } from "../components/formatting.js";
-import { fetchFolder, fileUrl, runKeys } from "./run-data.js";
+import { fetchFolder, fileUrl, runKeys } from "../api/runs.js";
 import { useInView } from "./useInView.js";
 
 const PREVIEW_BYTES = 64 * 1024;

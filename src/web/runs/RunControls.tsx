@@ -5,10 +5,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { allowedControls, runKeys, type RunDetail } from "./run-data.js";
+import { allowedControls, runKeys, type RunDetail } from "../api/runs.js";
 
 type Action = "pause" | "resume" | "cancel" | "retry";
 

@@ -21,7 +21,7 @@ import { ResourceChart } from "./ResourceChart.js";
 import { ResultsPanel } from "./ResultsPanel.js";
 import { RuleProgress } from "./RuleProgress.js";
 import { RunControls } from "./RunControls.js";
-import { fetchDagStatus, fetchRun, fetchStatus, isTerminal, runKeys, type RunDetail, type RunStatusView } from "./run-data.js";
+import { fetchDagStatus, fetchRun, fetchStatus, isTerminal, runKeys, type RunDetail, type RunStatusView } from "../api/runs.js";
 import { useRunEvents, type LiveState } from "./useRunEvents.js";
 import "./runs.css";
 

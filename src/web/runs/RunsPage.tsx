@@ -6,11 +6,11 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { api, dataOf } from "../api.js";
+import { api, dataOf } from "../api/client.js";
 import { QueryState } from "../components/QueryState.js";
 import { formatDuration, fullTime } from "../components/formatting.js";
 import { elapsedMs } from "./format.js";
-import { isTerminal } from "./run-data.js";
+import { isTerminal } from "../api/runs.js";
 import "./runs.css";
 
 const STATES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;

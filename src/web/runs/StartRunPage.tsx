@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { components } from "../../client/service-client.js";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { tomlKind, tomlValue } from "./format.js";

@@ -8,8 +8,8 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { baseUrl } from "../api.js";
-import { runKeys } from "./run-data.js";
+import { baseUrl } from "../api/client.js";
+import { runKeys } from "../api/runs.js";
 
 /** The stream's state, for the page's indicator. */
 export type LiveState = "connecting" | "live" | "reconnecting" | "off";

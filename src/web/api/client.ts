@@ -3,7 +3,7 @@
  * the service's base path names, so a service mounted under SERVICE_BASE_PATH works unchanged, and the
  * session cookie travels with every request. Failures become `ApiError` with the service's code and message.
  */
-import { createServiceClient, type ServiceErrorBody } from "../client/service-client.js";
+import { createServiceClient, type ServiceErrorBody } from "../../client/service-client.js";
 
 /** The router's base path (`/` or `/prefix/`), as the service injected it (`/` under `npm run dev`). */
 export const basePath = document.querySelector<HTMLMetaElement>('meta[name="strand-base-path"]')?.content ?? "/";

@@ -4,7 +4,7 @@
  * sending a caller to the sign-in page and back.
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { api, ApiError, dataOf } from "../api.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import type { components } from "../../client/api-types.js";
 
 /** The signed-in caller as `GET /api/auth/me` answers it. */

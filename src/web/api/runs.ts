@@ -4,7 +4,7 @@
  * addresses of its files.
  */
 import type { components } from "../../client/service-client.js";
-import { api, baseUrl, dataOf } from "../api.js";
+import { api, baseUrl, dataOf } from "./client.js";
 
 /** A run as `GET /api/runs/{id}` answers it. */
 export type RunDetail = components["schemas"]["RunDetail"];
