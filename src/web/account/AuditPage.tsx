@@ -4,8 +4,8 @@
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api/client.js";
-import type { components } from "../../client/api-types.js";
+import { usersQuery } from "../api/account.js";
+import { auditQuery, type AuditQuery } from "../api/audit.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { When } from "../components/When.js";
@@ -41,33 +41,24 @@ export function AuditPage() {
   );
 }
 
+/** The filters as the service takes them: trimmed, empty ones left out, times as instants. */
+function auditQueryOf(filters: AuditFilters): AuditQuery {
+  return {
+    user: filters.user.trim() || undefined,
+    action: filters.action.trim() || undefined,
+    resource: filters.resource.trim() || undefined,
+    result: filters.result || undefined,
+    since: instant(filters.since),
+    until: instant(filters.until),
+  };
+}
+
 function AuditLog() {
   const [draft, setDraft] = useState<AuditFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
-  const entries = useInfiniteQuery({
-    queryKey: ["audit", filters],
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page: components["schemas"]["AuditPage"]) => page.next_cursor ?? undefined,
-    queryFn: async ({ pageParam }) =>
-      dataOf(
-        await api.GET("/api/audit", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              cursor: pageParam,
-              user: filters.user.trim() || undefined,
-              action: filters.action.trim() || undefined,
-              resource: filters.resource.trim() || undefined,
-              result: filters.result || undefined,
-              since: instant(filters.since),
-              until: instant(filters.until),
-            },
-          },
-        }),
-      ),
-  });
+  const entries = useInfiniteQuery(auditQuery(auditQueryOf(filters), PAGE_SIZE));
   // Entries name users by id; the accounts list gives their names (a deleted account keeps its id).
-  const users = useQuery({ queryKey: ["users"], queryFn: async () => dataOf(await api.GET("/api/users")) });
+  const users = useQuery(usersQuery());
   const names = new Map((users.data ?? []).map((user) => [user.id, user.username]));
   const rows = entries.data?.pages.flatMap((page) => page.items) ?? [];
   const filtered = Object.values(filters).some((value) => value !== "");

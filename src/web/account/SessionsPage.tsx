@@ -1,13 +1,11 @@
 /** Your sessions (signed-in browsers and scripts): when each began, was last used and ends; end the others. */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, dataOf } from "../api/client.js";
+import { useQuery } from "@tanstack/react-query";
+import { sessionsQuery, useEndSession } from "../api/account.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { When } from "../components/When.js";
 import "./account.css";
-
-const SESSIONS_KEY = ["auth", "sessions"] as const;
 
 /** A user agent cut to what people recognise: the browser and the system, or the first words. */
 function browserOf(agent: string | null): string | null {
@@ -26,8 +24,8 @@ export function SessionsPage() {
 }
 
 function SessionsListing() {
-  const client = useQueryClient();
-  const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/sessions")) });
+  const sessions = useQuery(sessionsQuery());
+  const endSession = useEndSession();
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
   return (
     <section aria-labelledby="sessions-title" className="account-page">
@@ -77,8 +75,7 @@ function SessionsListing() {
                       accessibleName={`End session from ${browserOf(session.user_agent) ?? "an unknown browser"} at ${session.ip ?? "an unknown address"}`}
                       title="End this session?"
                       confirmLabel="End session"
-                      action={async () => dataOf(await api.DELETE("/api/auth/sessions/{id}", { params: { path: { id: session.id } } }))}
-                      onDone={() => void client.invalidateQueries({ queryKey: SESSIONS_KEY })}
+                      action={() => endSession.mutateAsync(session.id)}
                     >
                       <p>
                         The browser or script signed in from {session.ip ?? "an unknown address"} ({browserOf(session.user_agent) ?? "unknown browser"}) will be signed out at its next request.

@@ -2,10 +2,9 @@
  * Personal access tokens for scripts: the list (never the secrets), a new token shown exactly once with a
  * copy button, and revoking one after a confirmation.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api/client.js";
-import type { components } from "../../client/api-types.js";
+import { tokensQuery, useCreateToken, useRevokeToken, type CreatedAccessToken } from "../api/account.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { CopyField } from "../components/CopyField.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -13,8 +12,6 @@ import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { When } from "../components/When.js";
 import "./account.css";
-
-const TOKENS_KEY = ["auth", "tokens"] as const;
 
 export function TokensPage() {
   return (
@@ -25,9 +22,9 @@ export function TokensPage() {
 }
 
 function TokensListing() {
-  const client = useQueryClient();
-  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/tokens")) });
-  const [created, setCreated] = useState<components["schemas"]["CreatedAccessToken"] | null>(null);
+  const tokens = useQuery(tokensQuery());
+  const revoke = useRevokeToken();
+  const [created, setCreated] = useState<CreatedAccessToken | null>(null);
   return (
     <section aria-labelledby="tokens-title" className="account-page">
       <div className="page-head">
@@ -80,8 +77,7 @@ function TokensListing() {
                       accessibleName={`Revoke token ${token.name}`}
                       title={`Revoke ${token.name}?`}
                       confirmLabel="Revoke token"
-                      action={async () => dataOf(await api.DELETE("/api/auth/tokens/{id}", { params: { path: { id: token.id } } }))}
-                      onDone={() => void client.invalidateQueries({ queryKey: TOKENS_KEY })}
+                      action={() => revoke.mutateAsync(token.id)}
                     >
                       <p>Scripts using this token stop working at once. This cannot be undone: you would create a new token and update them.</p>
                     </ConfirmButton>
@@ -96,21 +92,18 @@ function TokensListing() {
   );
 }
 
-function CreateTokenForm({ onCreated }: { onCreated: (token: components["schemas"]["CreatedAccessToken"]) => void }) {
-  const client = useQueryClient();
+function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken) => void }) {
   const [name, setName] = useState("");
   const [days, setDays] = useState("90");
-  const create = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/auth/tokens", { body: { name: name.trim(), ...(days === "" ? {} : { expires_in_days: Number(days) }) } })),
+  const create = useCreateToken({
     onSuccess: (token) => {
       setName("");
       onCreated(token);
-      void client.invalidateQueries({ queryKey: TOKENS_KEY });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ name: name.trim(), ...(days === "" ? {} : { expires_in_days: Number(days) }) });
   };
   return (
     <form className="panel inline-form" onSubmit={submit} aria-labelledby="new-token-title">
@@ -138,7 +131,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: components["schemas
   );
 }
 
-function NewTokenNotice({ token, onDone }: { token: components["schemas"]["CreatedAccessToken"]; onDone: () => void }) {
+function NewTokenNotice({ token, onDone }: { token: CreatedAccessToken; onDone: () => void }) {
   return (
     <div className="panel new-secret" role="region" aria-labelledby="new-secret-title">
       <h2 id="new-secret-title" className="panel-title">

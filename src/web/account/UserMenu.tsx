@@ -4,12 +4,11 @@
  * settings, the administrators' pages, changing your password and signing out. A disclosure button: Escape
  * or a click elsewhere closes it and focus returns to the button; the arrow keys move between its entries.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { api, dataOf } from "../api/client.js";
+import { useCurrentUser, useSignOut } from "../api/account.js";
+import { useServiceMode } from "../api/health.js";
 import { ChangePasswordDialog } from "./ChangePasswordDialog.js";
-import { noteSignedOut, useCurrentUser, useServiceMode } from "./return-path.js";
 import "./account.css";
 
 export function UserMenu() {
@@ -33,7 +32,6 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
-  const client = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
 
@@ -48,15 +46,8 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
     return () => document.removeEventListener("pointerdown", outside);
   }, [open]);
 
-  const signOut = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/auth/logout")),
-    onSettled: () => {
-      // Whatever the answer (a session already over says 401), this browser is signed out now.
-      client.clear();
-      noteSignedOut(client);
-      void navigate("/sign-in", { replace: true });
-    },
-  });
+  // Whatever the answer (a session already over says 401), this browser is signed out now.
+  const signOut = useSignOut({ onSettled: () => void navigate("/sign-in", { replace: true }) });
 
   const entries = () => [...(panel.current?.querySelectorAll<HTMLElement>("a, button") ?? [])];
   const onKeyDown = (event: KeyboardEvent) => {

@@ -3,22 +3,17 @@
  * delete an account after a confirmation. The service keeps at least one administrator and says so when a
  * change would remove the last one; its message shows here.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api/client.js";
-import type { components } from "../../client/api-types.js";
+import { useChangeRole, useCreateUser, useCurrentUser, useDeleteUser, useResetPassword, usersQuery, type Role, type User } from "../api/account.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { ModalDialog } from "../components/ModalDialog.js";
-import { useCurrentUser } from "./return-path.js";
 import { When } from "../components/When.js";
 import "./account.css";
 
-type Role = components["schemas"]["UserSummary"]["role"];
-type User = components["schemas"]["User"];
-const USERS_KEY = ["users"] as const;
 const ROLES: { role: Role; says: string }[] = [
   { role: "admin", says: "everything, accounts and the audit log" },
   { role: "user", says: "own pipelines and runs" },
@@ -34,13 +29,10 @@ export function UsersPage() {
 }
 
 function UsersListing() {
-  const client = useQueryClient();
   const me = useCurrentUser(true);
-  const users = useQuery({ queryKey: USERS_KEY, queryFn: async () => dataOf(await api.GET("/api/users")) });
-  const changeRole = useMutation({
-    mutationFn: async ({ id, role }: { id: string; role: Role }) => dataOf(await api.PATCH("/api/users/{id}", { params: { path: { id } }, body: { role } })),
-    onSettled: () => void client.invalidateQueries({ queryKey: USERS_KEY }),
-  });
+  const users = useQuery(usersQuery());
+  const changeRole = useChangeRole();
+  const deleteUser = useDeleteUser();
   const [resetting, setResetting] = useState<User | null>(null);
   return (
     <section aria-labelledby="users-title" className="account-page">
@@ -108,8 +100,7 @@ function UsersListing() {
                     accessibleName={`Delete ${user.username}`}
                     title={`Delete ${user.username}?`}
                     confirmLabel="Delete account"
-                    action={async () => dataOf(await api.DELETE("/api/users/{id}", { params: { path: { id: user.id } } }))}
-                    onDone={() => void client.invalidateQueries({ queryKey: USERS_KEY })}
+                    action={() => deleteUser.mutateAsync(user.id)}
                   >
                     <p>
                       {user.username} can no longer sign in; their sessions and access tokens stop working at once. Their pipelines and runs stay. This cannot be undone.
@@ -127,22 +118,19 @@ function UsersListing() {
 }
 
 function CreateUserForm() {
-  const client = useQueryClient();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<Role>("user");
-  const create = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/users", { body: { username: username.trim(), password, role } })),
+  const create = useCreateUser({
     onSuccess: () => {
       setUsername("");
       setPassword("");
       setRole("user");
-      void client.invalidateQueries({ queryKey: USERS_KEY });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ username: username.trim(), password, role });
   };
   return (
     <form className="panel inline-form" onSubmit={submit} aria-labelledby="new-user-title">
@@ -183,15 +171,8 @@ function CreateUserForm() {
 }
 
 function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
-  const client = useQueryClient();
   const [password, setPassword] = useState("");
-  const reset = useMutation({
-    mutationFn: async (id: string) => dataOf(await api.PATCH("/api/users/{id}", { params: { path: { id } }, body: { password } })),
-    onSuccess: () => {
-      setPassword("");
-      void client.invalidateQueries({ queryKey: USERS_KEY });
-    },
-  });
+  const reset = useResetPassword({ onSuccess: () => setPassword("") });
   const close = () => {
     reset.reset();
     setPassword("");
@@ -213,7 +194,7 @@ function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: ()
           className="stacked-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (user) reset.mutate(user.id);
+            if (user) reset.mutate({ id: user.id, password });
           }}
         >
           <p>Their sessions and access tokens end, and a sign-in lock-out is lifted.</p>

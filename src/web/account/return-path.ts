@@ -1,60 +1,11 @@
 /**
- * Who is signed in, as the whole app shares it: the service's mode (from the health answer the header already
- * asks), the current user (one TanStack Query key, so the gate and the user menu ask once), and the rules for
- * sending a caller to the sign-in page and back.
+ * The rules for sending a caller to the sign-in page and back: where the app lands after signing in, which
+ * `return_to` it follows (a path inside this app only), and the sign-in page's address for the page a caller
+ * was on (the failed OAuth callback's parameters carried along). Who is signed in: api/account.ts.
  */
-import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { api, ApiError, dataOf } from "../api/client.js";
-import type { components } from "../../client/api-types.js";
-
-/** The signed-in caller as `GET /api/auth/me` answers it. */
-export type CurrentUser = components["schemas"]["CurrentUser"];
-
-/** The health answer's query key, shared with the header's service state. */
-export const HEALTH_KEY = ["health"] as const;
-
-/** The current user's query key: `null` data means signed out. */
-export const CURRENT_USER_KEY = ["auth", "me"] as const;
 
 /** Where the app goes after signing in when no page was asked for. */
 export const DEFAULT_LANDING = "/pipelines";
-
-/** The service's mode (`undefined` while the health answer is on its way), from the shared health query. */
-export function useServiceMode() {
-  const health = useQuery({ queryKey: HEALTH_KEY, queryFn: async () => dataOf(await api.GET("/api/health")) });
-  return { mode: health.data?.mode, health };
-}
-
-/** Whether an error means the caller's session is missing or over (not a wrong password: that is AUTH_FAILED). */
-export function isSessionEnded(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401 && error.body.code !== "AUTH_FAILED";
-}
-
-/**
- * The current user in team and hpc modes, or null when signed out (a 401 is an answer here, not a failure).
- * `enabled` is false in personal mode and on the sign-in page, where asking would only earn a 401.
- */
-export function useCurrentUser(enabled: boolean) {
-  return useQuery({
-    queryKey: CURRENT_USER_KEY,
-    enabled,
-    retry: false,
-    staleTime: 60_000,
-    queryFn: async (): Promise<CurrentUser | null> => {
-      try {
-        return dataOf(await api.GET("/api/auth/me"));
-      } catch (error) {
-        if (isSessionEnded(error)) return null;
-        throw error;
-      }
-    },
-  });
-}
-
-/** Marks the caller signed out in the cache, so the gate sends them to the sign-in page. */
-export function noteSignedOut(client: QueryClient): void {
-  client.setQueryData(CURRENT_USER_KEY, null);
-}
 
 /**
  * A `return_to` as a path inside this app, or the default landing: only `/path` (not `//host`, `/\host`, a

@@ -8,10 +8,12 @@
  * panel (toggled beside the editor, `?copilot=1` or `?copilot_run=<run id>` opens it) sees the editor's text
  * and applies a proposal only on "Apply to editor", as an undoable edit.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import { api, ApiError, dataOf } from "../api/client.js";
+import { ApiError } from "../api/errors.js";
+import { editedPipelineQuery, useSavePipeline } from "../api/pipelines.js";
+import { useFormatPipeline, type Finding } from "../api/workflow-tooling.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
@@ -21,7 +23,7 @@ import type { DagEdge, DagNode } from "../dag/DagView.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
 import { pipelineCompletion, type CompletionVocabulary } from "./completion.js";
 import { findingRange, quickFixEdit, sortFindings, toDiagnostics } from "./findings.js";
-import { usePipelineChecks, type Finding, type ParsedRule, type PipelineCheck } from "./pipeline-checks.js";
+import { usePipelineChecks, type ParsedRule, type PipelineCheck } from "./pipeline-checks.js";
 import { ProblemsPanel } from "./ProblemsPanel.js";
 import { RuleDetails } from "./RuleDetails.js";
 import { StatsPanel } from "./StatsPanel.js";
@@ -68,14 +70,8 @@ export function EditorPage() {
   const state = useLocation().state as { draft?: unknown; origin?: unknown } | null;
   const draft = state?.draft;
   const origin = state?.origin === "data" ? "data" : "ai";
-  const pipeline = useQuery({
-    queryKey: ["pipeline", id],
-    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: id! } } })),
-    enabled: id !== undefined,
-    // The editor keeps its own copy of the text: a refetch must not look like someone else's change.
-    staleTime: Number.POSITIVE_INFINITY,
-    refetchOnWindowFocus: false,
-  });
+  // The editor keeps its own copy of the text: a refetch must not look like someone else's change.
+  const pipeline = useQuery({ ...editedPipelineQuery(id ?? ""), enabled: id !== undefined });
   if (id === undefined) return typeof draft === "string" ? <PipelineEditor key="draft" initialText={draft} fromDraft={origin} /> : <PipelineEditor key="scratch" initialText={STARTER} />;
   if (pipeline.isError) {
     return (
@@ -105,7 +101,6 @@ interface SavedState {
 function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState & { toml_content: string }; initialText: string; fromDraft?: "ai" | "data" }) {
   const editor = useRef<TomlEditorHandle>(null);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [text, setText] = useState(initialText);
   const [savedText, setSavedText] = useState(saved ? saved.toml_content : undefined);
   const [revision, setRevision] = useState(saved?.revision);
@@ -159,19 +154,12 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
   }, [lastGood]);
   const completion = useMemo(() => pipelineCompletion(() => vocabulary.current), []);
 
-  const save = useMutation({
-    mutationFn: async (content: string) => {
-      if (saved) return dataOf(await api.PUT("/api/pipelines/{id}", { params: { path: { id: saved.id } }, body: { toml_content: content, revision } }));
-      const workflowName = lastGood.parse?.workflow.name ?? "untitled";
-      return dataOf(await api.POST("/api/pipelines", { body: { name: workflowName, toml_content: content } }));
-    },
-    onSuccess: (answer, content) => {
+  const save = useSavePipeline({
+    onSuccess: (answer, { toml_content: content }) => {
       setNotice(undefined);
       setSavedText(content);
       setRevision(answer.revision);
       setName(answer.name);
-      void queryClient.invalidateQueries({ queryKey: ["pipelines"] });
-      queryClient.setQueryData(["pipeline", answer.id], answer);
       if (!saved) {
         leaving.current = true;
         void navigate(`/pipelines/${answer.id}`);
@@ -180,8 +168,7 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
     onError: (error) => setNotice(error),
   });
 
-  const format = useMutation({
-    mutationFn: async (content: string) => dataOf(await api.POST("/api/pipelines/format", { body: { toml_content: content } })),
+  const format = useFormatPipeline({
     onSuccess: (answer, content) => {
       setNotice(undefined);
       // Only if the text is still the one formatted: a keystroke during the request wins over the format.
@@ -193,8 +180,8 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
 
   const saveNow = useCallback(() => {
     const content = editor.current?.text() ?? text;
-    if (!save.isPending) save.mutate(content);
-  }, [save, text]);
+    if (!save.isPending) save.mutate(saved ? { id: saved.id, revision, toml_content: content } : { name: lastGood.parse?.workflow.name ?? "untitled", toml_content: content });
+  }, [save, text, saved, revision, lastGood]);
   const formatNow = useCallback(() => {
     if (!format.isPending) format.mutate(editor.current?.text() ?? text);
   }, [format, text]);

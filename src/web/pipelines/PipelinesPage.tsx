@@ -6,14 +6,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { api, dataOf } from "../api/client.js";
+import { pipelineSearchQuery, pipelinesQuery, type PipelineSummary } from "../api/pipelines.js";
 import { QueryState } from "../components/QueryState.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
-import type { components } from "../../client/api-types.js";
 import { useCurrentUser } from "./access.js";
 import "./pipelines.css";
 
-type Pipeline = components["schemas"]["PipelineSummary"];
+type Pipeline = PipelineSummary;
 type Sort = "updated" | "created" | "name" | "rules";
 
 const SORTS: Record<Sort, { label: string; compare: (a: Pipeline, b: Pipeline) => number }> = {
@@ -30,15 +29,10 @@ export function PipelinesPage() {
   const [owner, setOwner] = useState("");
   const [sort, setSort] = useState<Sort>("updated");
   const me = useCurrentUser();
-  const pipelines = useQuery({ queryKey: ["pipelines"], queryFn: async () => dataOf(await api.GET("/api/pipelines", { params: { query: { limit: 100 } } })) });
+  const pipelines = useQuery(pipelinesQuery());
   const words = useDeferredValue(filter.trim().toLowerCase());
   // The service searches the pipelines' text too; its hits add the pipelines whose name does not match.
-  const search = useQuery({
-    queryKey: ["pipelines", "search", words],
-    queryFn: async () => dataOf(await api.POST("/api/pipelines/search", { body: { query: words, limit: 50 } })),
-    enabled: words.length >= 2,
-    staleTime: 30_000,
-  });
+  const search = useQuery(pipelineSearchQuery(words));
   const all = pipelines.data ?? [];
   const tags = useMemo(() => [...new Set(all.flatMap((pipeline) => pipeline.tags))].sort(), [all]);
   const owners = new Set(all.map((pipeline) => pipeline.owner));

@@ -3,25 +3,23 @@
  * after confirmation. The link people open is this app's `/share/<token>` page; the `strand+https://` form
  * is what `POST /api/pipelines/import` and `strand` on another machine take.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, baseUrl, dataOf } from "../api/client.js";
-import type { components } from "../../client/api-types.js";
+import { sharesQuery, useCreateShare, useRevokeShare, type ShareLink } from "../api/pipeline-shares.js";
+import { pipelineQuery } from "../api/pipelines.js";
+import { baseUrl } from "../api/service-address.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { CopyField } from "../components/CopyField.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
+import { sharePageUrl as sharePageUrlUnder } from "./share-links.js";
 import "./pipelines.css";
 
-type ShareLink = components["schemas"]["ShareLink"];
-
 /** The address of this app's page for a share token. */
-export function sharePageUrl(token: string): string {
-  return new URL(`share/${token}`, baseUrl).href;
-}
+const sharePageUrl = (token: string) => sharePageUrlUnder(token, baseUrl);
 
 const LIFETIMES = [
   { days: 1, label: "1 day" },
@@ -33,30 +31,17 @@ const LIFETIMES = [
 
 export function SharingPage() {
   const { id = "" } = useParams();
-  const queries = useQueryClient();
   const [days, setDays] = useState(30);
   const [made, setMade] = useState<ShareLink | null>(null);
   const [revoking, setRevoking] = useState<ShareLink | null>(null);
   const lifetimeId = useId();
-  const pipeline = useQuery({ queryKey: ["pipeline", id], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id } } })) });
+  const pipeline = useQuery(pipelineQuery(id));
   const access = accessTo(useCurrentUser(), pipeline.data?.owner);
-  const shares = useQuery({
-    queryKey: ["pipeline", id, "shares"],
-    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}/shares", { params: { path: { id } } })),
-    enabled: pipeline.isSuccess && access.write,
-  });
-  const share = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/pipelines/{id}/share", { params: { path: { id } }, body: { expires_in_days: days } })),
-    onSuccess: async (link) => {
-      setMade(link);
-      await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: async (token: string) => dataOf(await api.DELETE("/api/pipelines/{id}/share/{token}", { params: { path: { id, token } } })),
-    onSuccess: async (link) => {
-      // The list first, so the dialog closes onto the refreshed rows (its Revoke button is gone by then).
-      await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
+  const shares = useQuery(sharesQuery(id, pipeline.isSuccess && access.write));
+  const share = useCreateShare({ onSuccess: (link) => setMade(link) });
+  // The list is refreshed first, so the dialog closes onto the refreshed rows (its Revoke button is gone by then).
+  const revoke = useRevokeShare({
+    onSuccess: (link) => {
       if (made?.token === link.token) setMade(null);
       setRevoking(null);
     },
@@ -87,7 +72,7 @@ export function SharingPage() {
                   </option>
                 ))}
               </select>
-              <button type="button" className="pl-primary" onClick={() => share.mutate()} disabled={share.isPending} aria-busy={share.isPending}>
+              <button type="button" className="pl-primary" onClick={() => share.mutate({ id, days })} disabled={share.isPending} aria-busy={share.isPending}>
                 {share.isPending ? "Creating link…" : "Create share link"}
               </button>
             </div>
@@ -183,7 +168,7 @@ export function SharingPage() {
         busy={revoke.isPending}
         error={revoke.error}
         danger
-        onConfirm={() => revoking && revoke.mutate(revoking.token)}
+        onConfirm={() => revoking && revoke.mutate({ id, token: revoking.token })}
         onCancel={() => setRevoking(null)}
       >
         <p>

@@ -9,7 +9,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { fetchJobs, runKeys, type JobRow, type JobSort } from "../api/runs.js";
+import { jobPageQuery, type JobRow, type JobSort } from "../api/runs.js";
 
 const PAGE = 200;
 const ROW_HEIGHT = 34;
@@ -49,11 +49,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
     return [...wanted].sort((a, b) => a - b);
   }, [items]);
   const pages = useQueries({
-    queries: pageIndexes.map((page) => ({
-      queryKey: [...runKeys.jobs(runId, filter), page],
-      queryFn: () => fetchJobs(runId, { offset: page * PAGE, limit: PAGE, ...filter }),
-      placeholderData: page === 0 ? keepPreviousData : undefined,
-    })),
+    queries: pageIndexes.map((page) => ({ ...jobPageQuery(runId, filter, page, PAGE), placeholderData: page === 0 ? keepPreviousData : undefined })),
   });
   const firstPage = pages[0];
   const latestTotal = firstPage?.data?.total;

@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { fetchJobs, isTerminal, runKeys, type JobRow } from "../api/runs.js";
+import { isTerminal, timelineQuery, type JobRow } from "../api/runs.js";
 import { useInView } from "./useInView.js";
 
 const PAGE = 500;
@@ -26,9 +26,7 @@ export function ruleColour(rule: string, rules: string[]): string {
 export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId: string; runStatus: string; rules: string[]; ready: boolean; dryRun: boolean }) {
   const [anchor, visible] = useInView<HTMLDivElement>();
   const jobs = useQuery({
-    queryKey: [...runKeys.timeline(runId)],
-    // The engine's order, from the end: the most recently started jobs, without a sort of the whole run.
-    queryFn: () => fetchJobs(runId, { offset: 0, limit: PAGE, sort: "order", order: "desc" }),
+    ...timelineQuery(runId, PAGE),
     enabled: visible && ready,
     refetchInterval: isTerminal(runStatus) ? false : 10_000,
   });

@@ -5,7 +5,7 @@
  * a query: each answer extends the previous one instead of replacing it.
  */
 import { useEffect, useRef, useState } from "react";
-import { api, dataOf } from "../api/client.js";
+import { fetchLogPage } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount } from "../components/formatting.js";
 
@@ -43,7 +43,7 @@ export function LogViewer({ runId, job, follow, initialStream }: { runId: string
     const read = async (): Promise<void> => {
       if (stopped) return;
       try {
-        const page = dataOf(await api.GET("/api/runs/{id}/logs", { params: { path: { id: runId }, query: { ...(job ? { job } : {}), stream, limit: 1000, ...(offset !== undefined ? { offset } : {}) } } }));
+        const page = await fetchLogPage(runId, { ...(job ? { job } : {}), stream, limit: 1000, ...(offset !== undefined ? { offset } : {}) });
         if (stopped) return;
         offset = page.next_offset;
         if (page.lines.length > 0) {

@@ -5,10 +5,9 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, dataOf } from "../api/client.js";
+import { fileUrl, filePreviewQuery, folderQuery, resultsQuery } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { byteSize, formatCount, fullTime } from "../components/formatting.js";
-import { fetchFolder, fileUrl, runKeys } from "../api/runs.js";
 import { useInView } from "./useInView.js";
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -16,12 +15,7 @@ const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|ico)$/i;
 
 export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }) {
   const [anchor, visible] = useInView<HTMLDivElement>();
-  const results = useQuery({
-    enabled: visible,
-    queryKey: [...runKeys.results(runId)],
-    queryFn: async () => dataOf(await api.GET("/api/runs/{id}/results", { params: { path: { id: runId } } })),
-    refetchInterval: ended ? false : 15_000,
-  });
+  const results = useQuery({ ...resultsQuery(runId), enabled: visible, refetchInterval: ended ? false : 15_000 });
   const [preview, setPreview] = useState<string | undefined>();
   const [browsing, setBrowsing] = useState(false);
   const files = results.data?.files ?? [];
@@ -88,25 +82,7 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
 /** The start of a text file, or an image, in place. */
 function FilePreview({ runId, path, onClose }: { runId: string; path: string; onClose: () => void }) {
   const image = IMAGE.test(path);
-  const text = useQuery({
-    queryKey: ["run", runId, "preview", path],
-    enabled: !image,
-    staleTime: 60_000,
-    queryFn: async () => {
-      // A plain request: the typed client reads JSON, and this needs a Range header and the raw bytes.
-      const response = await fetch(fileUrl(runId, path), { headers: { Range: `bytes=0-${PREVIEW_BYTES - 1}` }, credentials: "same-origin" });
-      if (!response.ok && response.status !== 206) {
-        const body = (await response.json().catch(() => ({}))) as { message?: string };
-        throw new Error(body.message ?? `the service answered ${response.status}`);
-      }
-      const type = response.headers.get("Content-Type") ?? "";
-      const range = response.headers.get("Content-Range");
-      const size = range ? Number(range.split("/")[1]) : Number(response.headers.get("Content-Length") ?? 0);
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const binary = !/^text\/|json|xml|csv|tab-separated|yaml|toml|javascript/.test(type) && bytes.slice(0, 4096).includes(0);
-      return { text: binary ? null : new TextDecoder().decode(bytes), size, partial: bytes.length < size };
-    },
-  });
+  const text = useQuery({ ...filePreviewQuery(runId, path, PREVIEW_BYTES), enabled: !image });
   return (
     <section className="file-preview" aria-label={`Preview of ${path}`}>
       <div className="log-head">
@@ -141,7 +117,7 @@ function FilePreview({ runId, path, onClose }: { runId: string; path: string; on
 /** The run's workspace, one folder at a time, with a breadcrumb. */
 function FolderBrowser({ runId, onPreview }: { runId: string; onPreview: (path: string) => void }) {
   const [path, setPath] = useState("");
-  const folder = useQuery({ queryKey: [...runKeys.folder(runId, path)], queryFn: () => fetchFolder(runId, path) });
+  const folder = useQuery(folderQuery(runId, path));
   const parts = path ? path.split("/") : [];
   return (
     <div className="folder">

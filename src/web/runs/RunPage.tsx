@@ -21,7 +21,7 @@ import { ResourceChart } from "./ResourceChart.js";
 import { ResultsPanel } from "./ResultsPanel.js";
 import { RuleProgress } from "./RuleProgress.js";
 import { RunControls } from "./RunControls.js";
-import { fetchDagStatus, fetchRun, fetchStatus, isTerminal, runKeys, type RunDetail, type RunStatusView } from "../api/runs.js";
+import { isTerminal, runDagQuery, runQuery, runStatusQuery, type RunDagStatus, type RunDetail, type RunStatusView } from "../api/runs.js";
 import { useRunEvents, type LiveState } from "./useRunEvents.js";
 import "./runs.css";
 
@@ -31,19 +31,17 @@ const FALLBACK_POLL_MS = 15_000;
 export function RunPage() {
   const { id = "" } = useParams();
   const run = useQuery({
-    queryKey: [...runKeys.detail(id)],
-    queryFn: () => fetchRun(id),
+    ...runQuery(id),
     refetchInterval: (query) => (isTerminal(query.state.data?.status) ? false : FALLBACK_POLL_MS),
   });
   const ended = isTerminal(run.data?.status);
   // Asked at once beside the run: the progress is what the page is opened for.
   const status = useQuery({
-    queryKey: [...runKeys.status(id)],
-    queryFn: () => fetchStatus(id),
+    ...runStatusQuery(id),
     refetchInterval: ended ? false : FALLBACK_POLL_MS,
   });
   // The graph and the timeline wait for the progress: on a huge run the service answers one at a time.
-  const dag = useQuery({ queryKey: [...runKeys.dag(id)], queryFn: () => fetchDagStatus(id), enabled: status.data !== undefined, staleTime: Infinity });
+  const dag = useQuery({ ...runDagQuery(id), enabled: status.data !== undefined, staleTime: Infinity });
   const live = useRunEvents(id, run.data !== undefined && !ended);
   const [rule, setRule] = useState<string | undefined>();
   const [logJob, setLogJob] = useState<{ job: string; stream?: "stdout" | "stderr" } | undefined>();
@@ -234,7 +232,7 @@ function LiveIndicator({ live, ended }: { live: LiveState; ended: boolean }) {
 }
 
 /** The rule-level graph, each rule coloured by its state (the status view's, which refreshes live). */
-function RunDag({ dag, statusNodes, selected, onSelect }: { dag: Awaited<ReturnType<typeof fetchDagStatus>> | undefined; statusNodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {
+function RunDag({ dag, statusNodes, selected, onSelect }: { dag: RunDagStatus | undefined; statusNodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {
   if (!dag) return <p className="muted">Loading the graph…</p>;
   const byRule = new Map(statusNodes.map((node) => [node.rule, node]));
   // The generated type intersects the plain DAG's nodes with these; each node has its state and counts.

@@ -6,11 +6,10 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { api, dataOf } from "../api/client.js";
+import { runsQuery } from "../api/runs.js";
 import { QueryState } from "../components/QueryState.js";
 import { formatDuration, fullTime } from "../components/formatting.js";
 import { elapsedMs } from "./format.js";
-import { isTerminal } from "../api/runs.js";
 import "./runs.css";
 
 const STATES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
@@ -25,15 +24,7 @@ export function RunsPage() {
     const timer = setTimeout(() => setQ(typed.trim()), 250);
     return () => clearTimeout(timer);
   }, [typed]);
-  const runs = useInfiniteQuery({
-    queryKey: ["runs", status, q],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) =>
-      dataOf(await api.GET("/api/runs", { params: { query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}), ...(status ? { status } : {}), ...(q ? { q } : {}) } } })),
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-    // Active runs change by the second; a list of finished runs only gains new ones.
-    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((run) => !isTerminal(run.status))) ? 5_000 : 20_000),
-  });
+  const runs = useInfiniteQuery(runsQuery({ ...(status ? { status } : {}), ...(q ? { q } : {}) }));
   const items = runs.data?.pages.flatMap((page) => page.items) ?? [];
   const total = runs.data?.pages[0]?.total;
 

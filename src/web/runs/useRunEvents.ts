@@ -8,8 +8,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { baseUrl } from "../api/client.js";
-import { runKeys } from "../api/runs.js";
+import { invalidateRun, invalidateRunProgress, runEventsUrl } from "../api/runs.js";
 
 /** The stream's state, for the page's indicator. */
 export type LiveState = "connecting" | "live" | "reconnecting" | "off";
@@ -34,26 +33,21 @@ export function useRunEvents(runId: string, active: boolean): LiveState {
       if (timer) clearTimeout(timer);
       timer = undefined;
       lastRefresh = Date.now();
-      void queries.invalidateQueries({ queryKey: runKeys.all(runId) });
+      void invalidateRun(queries, runId);
     };
     // Job progress: the status (the header counts from it too) and the jobs on screen. The run row changes
     // only with the run's own events; the timeline keeps its own slower pace. About 40 requests a minute.
     const refreshProgress = () => {
       timer = undefined;
       lastRefresh = Date.now();
-      void queries.invalidateQueries({
-        predicate: (query) => {
-          const [kind, id, view] = query.queryKey as unknown[];
-          return kind === "run" && id === runId && (view === "status" || view === "jobs");
-        },
-      });
+      void invalidateRunProgress(queries, runId);
     };
     const scheduleProgress = () => {
       if (timer) return;
       timer = setTimeout(refreshProgress, Math.max(0, lastRefresh + JOB_REFRESH_MS - Date.now()));
     };
 
-    const source = new EventSource(`${baseUrl}api/events?run_id=${encodeURIComponent(runId)}`, { withCredentials: true });
+    const source = new EventSource(runEventsUrl(runId), { withCredentials: true });
     setState("connecting");
     source.onopen = () => {
       setState("live");
