@@ -56,7 +56,7 @@ function TokensListing() {
           </thead>
           <tbody>
             {tokens.data.map((token) => {
-              const expired = token.expires_at !== null && new Date(token.expires_at).getTime() < Date.now();
+              const expired = token.expires_at !== null && new Date(token.expires_at).getTime() < tokens.dataUpdatedAt;
               return (
                 <tr key={token.id}>
                   <td>

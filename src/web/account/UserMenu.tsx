@@ -27,20 +27,19 @@ export function UserMenu() {
 }
 
 function SignedInMenu({ username, role }: { username: string; role: "admin" | "user" | "viewer" }) {
-  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  // The page the menu was opened on: a page change (following one of the links) closes it.
+  const [openOn, setOpenOn] = useState<string | undefined>();
+  const open = openOn === location.pathname;
   const [changingPassword, setChangingPassword] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const navigate = useNavigate();
-  const location = useLocation();
-
-  // A page change (following one of the links) closes the menu.
-  useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {
     if (!open) return;
     const outside = (event: PointerEvent) => {
-      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node)) setOpen(false);
+      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node)) setOpenOn(undefined);
     };
     document.addEventListener("pointerdown", outside);
     return () => document.removeEventListener("pointerdown", outside);
@@ -53,7 +52,7 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Escape" && open) {
       event.stopPropagation();
-      setOpen(false);
+      setOpenOn(undefined);
       button.current?.focus();
       return;
     }
@@ -73,11 +72,11 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
         className="user-menu-button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => setOpenOn(open ? undefined : location.pathname)}
         onKeyDown={(event) => {
           if (event.key === "ArrowDown" && !open) {
             event.preventDefault();
-            setOpen(true);
+            setOpenOn(location.pathname);
             requestAnimationFrame(() => entries()[0]?.focus());
           }
         }}
@@ -112,7 +111,7 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
           <button
             type="button"
             onClick={() => {
-              setOpen(false);
+              setOpenOn(undefined);
               setChangingPassword(true);
             }}
           >

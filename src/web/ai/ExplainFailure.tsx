@@ -27,11 +27,20 @@ export function ExplainFailure({ runId }: { runId: string }) {
   const diagnostics = useQuery(diagnosticsQuery(runId));
   const jobs = [...new Set((diagnostics.data?.failures ?? []).map((failure) => failure.job).filter((name): name is string => Boolean(name)))];
 
-  useEffect(() => () => current.current?.abort(), []);
-  useEffect(() => {
-    current.current?.abort();
+  // Leaving the page, or another run, stops the request (and the model call behind it) and starts afresh.
+  useEffect(
+    () => () => {
+      const abort = current.current;
+      current.current = null;
+      abort?.abort();
+    },
+    [runId],
+  );
+  const [explaining, setExplaining] = useState(runId);
+  if (explaining !== runId) {
+    setExplaining(runId);
     setState({ phase: "idle" });
-  }, [runId]);
+  }
 
   const run = async () => {
     current.current?.abort();

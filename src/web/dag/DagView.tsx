@@ -6,7 +6,7 @@
  */
 import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import { layoutGraph } from "./layout.js";
 import type { LayoutPositions } from "./layout-engine.js";
 import "./dag.css";
@@ -241,29 +241,30 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
   const [positions, setPositions] = useState<{ key: string; at: LayoutPositions } | undefined>();
   const [layoutError, setLayoutError] = useState<string | undefined>();
   const flow = useReactFlow();
-  const onLayoutRef = useRef(onLayout);
-  onLayoutRef.current = onLayout;
+  // Read when the layout is asked and when it is done: the latest graph and callback, not dependencies.
+  const layoutRequest = useEffectEvent(() => ({
+    nodes: drawn.nodes.map((node) => ({ id: node.id, width: NODE_WIDTH, height: NODE_HEIGHT })),
+    edges: drawn.edges,
+  }));
+  const laidOut = useEffectEvent((timing: { nodes: number; milliseconds: number }) => onLayout?.(timing));
 
   useEffect(() => {
     let current = true;
     const started = performance.now();
-    const request = {
-      nodes: drawn.nodes.map((node) => ({ id: node.id, width: NODE_WIDTH, height: NODE_HEIGHT })),
-      edges: drawn.edges,
-    };
+    const request = layoutRequest();
     layoutGraph(request).then(
       (at) => {
         if (!current) return;
         setLayoutError(undefined);
         setPositions({ key: structureKey, at });
-        onLayoutRef.current?.({ nodes: request.nodes.length, milliseconds: Math.round(performance.now() - started) });
+        laidOut({ nodes: request.nodes.length, milliseconds: Math.round(performance.now() - started) });
       },
       (error: unknown) => current && setLayoutError(error instanceof Error ? error.message : String(error)),
     );
     return () => {
       current = false;
     };
-    // drawn changes exactly when structureKey does, for what the layout reads.
+    // The graph is laid out again exactly when its structure changes (not its states).
   }, [structureKey]);
 
   const flowNodes = useMemo<RuleFlowNode[]>(() => {

@@ -7,7 +7,7 @@
  * from an analysed folder, opened in the editor unsaved the same way).
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useCreatePipeline } from "../api/pipelines.js";
 import { templatesQuery } from "../api/templates.js";
@@ -26,8 +26,8 @@ export function NewPipelinePage() {
   const from = params.get("from");
   const source = from === "scratch" || from === "describe" || from === "data" ? from : "template";
   const [templateId, setTemplateId] = useState<string | null>(params.get("template"));
-  const [name, setName] = useState("");
-  const [nameTouched, setNameTouched] = useState(false);
+  // The name the user typed; until then the name follows the chosen starting point.
+  const [typedName, setTypedName] = useState<string | undefined>();
   const [tags, setTags] = useState("");
   const [visibility, setVisibility] = useState<Visibility>("private");
   const [tried, setTried] = useState(false);
@@ -38,11 +38,7 @@ export function NewPipelinePage() {
   const templates = useQuery(templatesQuery());
   const template = templates.data?.find((entry) => entry.id === templateId) ?? templates.data?.[0];
 
-  // The name follows the chosen starting point until the user types one of their own.
-  useEffect(() => {
-    if (nameTouched) return;
-    setName(source === "scratch" ? "my-pipeline" : (template?.name ?? ""));
-  }, [source, template?.name, nameTouched]);
+  const name = typedName ?? (source === "scratch" ? "my-pipeline" : (template?.name ?? ""));
 
   const problem = nameProblem(name);
   const text = source === "scratch" ? scratchPipeline(name.trim() || "my-pipeline") : template ? renameWorkflow(template.toml_content, name.trim() || template.name) : "";
@@ -122,8 +118,7 @@ export function NewPipelinePage() {
                   aria-invalid={tried && problem !== null}
                   aria-describedby={tried && problem ? nameErrorId : undefined}
                   onChange={(event) => {
-                    setNameTouched(true);
-                    setName(event.target.value);
+                    setTypedName(event.target.value);
                   }}
                 />
                 {tried && problem ? (

@@ -33,7 +33,7 @@ export function PipelinesPage() {
   const words = useDeferredValue(filter.trim().toLowerCase());
   // The service searches the pipelines' text too; its hits add the pipelines whose name does not match.
   const search = useQuery(pipelineSearchQuery(words));
-  const all = pipelines.data ?? [];
+  const all = useMemo(() => pipelines.data ?? [], [pipelines.data]);
   const tags = useMemo(() => [...new Set(all.flatMap((pipeline) => pipeline.tags))].sort(), [all]);
   const owners = new Set(all.map((pipeline) => pipeline.owner));
   const showOwner = me !== undefined && owners.size > 1;

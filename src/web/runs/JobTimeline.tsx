@@ -30,7 +30,8 @@ export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId:
     enabled: visible && ready,
     refetchInterval: isTerminal(runStatus) ? false : 10_000,
   });
-  const now = jobs.dataUpdatedAt || Date.now();
+  // "Now" for a running job is when its page was read (there is no bar before then).
+  const now = jobs.dataUpdatedAt;
   const drawn = useMemo(() => layout(jobs.data?.items ?? [], now), [jobs.data, now]);
   if (jobs.error) return <ErrorNotice error={jobs.error} />;
   if (!jobs.data)

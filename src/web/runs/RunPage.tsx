@@ -30,6 +30,11 @@ const FALLBACK_POLL_MS = 15_000;
 
 export function RunPage() {
   const { id = "" } = useParams();
+  // A new run (a retry opened from this page) starts afresh: nothing chosen, no explanation asked.
+  return <RunView key={id} id={id} />;
+}
+
+function RunView({ id }: { id: string }) {
   const run = useQuery({
     ...runQuery(id),
     refetchInterval: (query) => (isTerminal(query.state.data?.status) ? false : FALLBACK_POLL_MS),
@@ -45,12 +50,6 @@ export function RunPage() {
   const live = useRunEvents(id, run.data !== undefined && !ended);
   const [rule, setRule] = useState<string | undefined>();
   const [logJob, setLogJob] = useState<{ job: string; stream?: "stdout" | "stderr" } | undefined>();
-
-  // A new run (a retry opened from this page) starts with nothing chosen.
-  useEffect(() => {
-    setRule(undefined);
-    setLogJob(undefined);
-  }, [id]);
 
   if (!run.data) {
     return (
@@ -250,13 +249,18 @@ function RunDag({ dag, statusNodes, selected, onSelect }: { dag: RunDagStatus | 
   );
 }
 
-/** The current time, ticking each second while `ticking`. */
+/** The current time, ticking each second while `ticking` (from the moment it starts). */
 function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1_000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }, [ticking]);
-  return ticking ? now : Date.now();
+  return now;
 }

@@ -19,13 +19,12 @@ const JOB_REFRESH_MS = 3_000;
 /** Follows `runId`'s events while `active`; returns the stream's state. */
 export function useRunEvents(runId: string, active: boolean): LiveState {
   const queries = useQueryClient();
-  const [state, setState] = useState<LiveState>(active ? "connecting" : "off");
+  // What the current connection said, with the run it is for: a new connection starts "connecting".
+  const [heard, setHeard] = useState<{ runId: string; state: LiveState } | undefined>();
 
   useEffect(() => {
-    if (!active) {
-      setState("off");
-      return;
-    }
+    if (!active) return;
+    const setState = (state: LiveState) => setHeard({ runId, state });
     let lastRefresh = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let dropped = false;
@@ -48,7 +47,6 @@ export function useRunEvents(runId: string, active: boolean): LiveState {
     };
 
     const source = new EventSource(runEventsUrl(runId), { withCredentials: true });
-    setState("connecting");
     source.onopen = () => {
       setState("live");
       // Reconnected after a drop: whatever happened meanwhile is fetched again.
@@ -74,8 +72,10 @@ export function useRunEvents(runId: string, active: boolean): LiveState {
     return () => {
       source.close();
       if (timer) clearTimeout(timer);
+      setHeard(undefined);
     };
   }, [runId, active, queries]);
 
-  return state;
+  if (!active) return "off";
+  return heard?.runId === runId ? heard.state : "connecting";
 }
