@@ -1,7 +1,7 @@
 /** Your sessions (signed-in browsers and scripts): when each began, was last used and ends; end the others. */
 import { useQuery } from "@tanstack/react-query";
 import { sessionsQuery, useEndSession } from "../api/account.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { When } from "../components/When.js";
@@ -36,58 +36,48 @@ function SessionsListing() {
         </div>
         {sessions.data ? <span className="count">{others === 0 ? "only this one" : `${others} other${others === 1 ? "" : "s"}`}</span> : null}
       </div>
-      <QueryState query={sessions} empty={sessions.data && sessions.data.length === 0 ? "No sessions." : null} />
-      {sessions.data && sessions.data.length > 0 ? (
-        <table className="listing">
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.data.map((session) => (
-              <tr key={session.id} className={session.current ? "current-row" : undefined}>
-                <td>
-                  <div>{browserOf(session.user_agent) ?? <span className="muted">unknown browser</span>}</div>
-                  <div className="muted mono">{session.ip ?? "address not recorded"}</div>
-                </td>
-                <td>
-                  <When iso={session.created_at} />
-                </td>
-                <td>
-                  <When iso={session.last_seen_at} />
-                </td>
-                <td>
-                  <When iso={session.expires_at} />
-                </td>
-                <td className="actions">
-                  {session.current ? (
-                    <span className="badge badge-current">This session</span>
-                  ) : (
-                    <ConfirmButton
-                      label="End session"
-                      accessibleName={`End session from ${browserOf(session.user_agent) ?? "an unknown browser"} at ${session.ip ?? "an unknown address"}`}
-                      title="End this session?"
-                      confirmLabel="End session"
-                      action={() => endSession.mutateAsync(session.id)}
-                    >
-                      <p>
-                        The browser or script signed in from {session.ip ?? "an unknown address"} ({browserOf(session.user_agent) ?? "unknown browser"}) will be signed out at its next request.
-                      </p>
-                    </ConfirmButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={sessions}
+        rows={sessions.data ?? []}
+        rowKey={(session) => session.id}
+        rowClassName={(session) => (session.current ? "current-row" : undefined)}
+        empty="No sessions."
+        columns={[
+          {
+            header: "Device",
+            cell: (session) => (
+              <>
+                <div>{browserOf(session.user_agent) ?? <span className="muted">unknown browser</span>}</div>
+                <div className="muted mono">{session.ip ?? "address not recorded"}</div>
+              </>
+            ),
+          },
+          { header: "Signed in", cell: (session) => <When iso={session.created_at} /> },
+          { header: "Last seen", cell: (session) => <When iso={session.last_seen_at} /> },
+          { header: "Expires", cell: (session) => <When iso={session.expires_at} /> },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "actions",
+            cell: (session) =>
+              session.current ? (
+                <span className="badge badge-current">This session</span>
+              ) : (
+                <ConfirmButton
+                  label="End session"
+                  accessibleName={`End session from ${browserOf(session.user_agent) ?? "an unknown browser"} at ${session.ip ?? "an unknown address"}`}
+                  title="End this session?"
+                  confirmLabel="End session"
+                  action={() => endSession.mutateAsync(session.id)}
+                >
+                  <p>
+                    The browser or script signed in from {session.ip ?? "an unknown address"} ({browserOf(session.user_agent) ?? "unknown browser"}) will be signed out at its next request.
+                  </p>
+                </ConfirmButton>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

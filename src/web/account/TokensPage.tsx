@@ -8,7 +8,7 @@ import { tokensQuery, useCreateToken, useRevokeToken, type CreatedAccessToken } 
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { CopyField } from "../components/CopyField.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { When } from "../components/When.js";
 import "./account.css";
@@ -40,54 +40,35 @@ function TokensListing() {
       <h2 className="section-title">
         Your tokens {tokens.data ? <span className="count">{tokens.data.length}</span> : null}
       </h2>
-      <QueryState query={tokens} empty={tokens.data && tokens.data.length === 0 ? "No access tokens yet. Create one above for each script that talks to strand." : null} />
-      {tokens.data && tokens.data.length > 0 ? (
-        <table className="listing">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.map((token) => {
-              const expired = token.expires_at !== null && new Date(token.expires_at).getTime() < tokens.dataUpdatedAt;
-              return (
-                <tr key={token.id}>
-                  <td>
-                    <strong>{token.name}</strong> {expired ? <span className="badge badge-failed">expired</span> : null}
-                  </td>
-                  <td>
-                    <When iso={token.created_at} />
-                  </td>
-                  <td>
-                    <When iso={token.expires_at} empty="never" />
-                  </td>
-                  <td>
-                    <When iso={token.last_used_at} empty="not yet" />
-                  </td>
-                  <td className="actions">
-                    <ConfirmButton
-                      label="Revoke"
-                      accessibleName={`Revoke token ${token.name}`}
-                      title={`Revoke ${token.name}?`}
-                      confirmLabel="Revoke token"
-                      action={() => revoke.mutateAsync(token.id)}
-                    >
-                      <p>Scripts using this token stop working at once. This cannot be undone: you would create a new token and update them.</p>
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={tokens}
+        rows={tokens.data ?? []}
+        rowKey={(token) => token.id}
+        empty="No access tokens yet. Create one above for each script that talks to strand."
+        columns={[
+          {
+            header: "Name",
+            cell: (token) => (
+              <>
+                <strong>{token.name}</strong> {token.expires_at !== null && new Date(token.expires_at).getTime() < tokens.dataUpdatedAt ? <span className="badge badge-failed">expired</span> : null}
+              </>
+            ),
+          },
+          { header: "Created", cell: (token) => <When iso={token.created_at} /> },
+          { header: "Expires", cell: (token) => <When iso={token.expires_at} empty="never" /> },
+          { header: "Last used", cell: (token) => <When iso={token.last_used_at} empty="not yet" /> },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "actions",
+            cell: (token) => (
+              <ConfirmButton label="Revoke" accessibleName={`Revoke token ${token.name}`} title={`Revoke ${token.name}?`} confirmLabel="Revoke token" action={() => revoke.mutateAsync(token.id)}>
+                <p>Scripts using this token stop working at once. This cannot be undone: you would create a new token and update them.</p>
+              </ConfirmButton>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

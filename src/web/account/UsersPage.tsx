@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useChangeRole, useCreateUser, useCurrentUser, useDeleteUser, useResetPassword, usersQuery, type Role, type User } from "../api/account.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { ModalDialog } from "../components/ModalDialog.js";
@@ -50,68 +50,61 @@ function UsersListing() {
           {changeRole.data.username} is now {changeRole.data.role}.
         </p>
       ) : null}
-      <QueryState query={users} empty={users.data && users.data.length === 0 ? "No accounts yet: create the first one above." : null} />
-      {users.data && users.data.length > 0 ? (
-        <table className="listing">
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Sign-in</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((user) => (
-              <tr key={user.id}>
-                <td>
-                  <strong>{user.username}</strong> {user.id === me.data?.user.id ? <span className="badge badge-current">you</span> : null}
-                </td>
-                <td>
-                  <select
-                    aria-label={`Role of ${user.username}`}
-                    value={user.role}
-                    disabled={changeRole.isPending}
-                    onChange={(event) => {
-                      changeRole.reset();
-                      changeRole.mutate({ id: user.id, role: event.target.value as Role });
-                    }}
-                  >
-                    {ROLES.map(({ role }) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>{user.has_password ? "password" : <span className="muted">GitHub or ORCID only</span>}</td>
-                <td>
-                  <When iso={user.created_at} />
-                </td>
-                <td className="actions">
-                  <button type="button" aria-label={`Reset password of ${user.username}`} onClick={() => setResetting(user)}>
-                    Reset password
-                  </button>
-                  <ConfirmButton
-                    label="Delete"
-                    accessibleName={`Delete ${user.username}`}
-                    title={`Delete ${user.username}?`}
-                    confirmLabel="Delete account"
-                    action={() => deleteUser.mutateAsync(user.id)}
-                  >
-                    <p>
-                      {user.username} can no longer sign in; their sessions and access tokens stop working at once. Their pipelines and runs stay. This cannot be undone.
-                    </p>
-                  </ConfirmButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={users}
+        rows={users.data ?? []}
+        rowKey={(user) => user.id}
+        empty="No accounts yet: create the first one above."
+        columns={[
+          {
+            header: "Username",
+            cell: (user) => (
+              <>
+                <strong>{user.username}</strong> {user.id === me.data?.user.id ? <span className="badge badge-current">you</span> : null}
+              </>
+            ),
+          },
+          {
+            header: "Role",
+            cell: (user) => (
+              <select
+                aria-label={`Role of ${user.username}`}
+                value={user.role}
+                disabled={changeRole.isPending}
+                onChange={(event) => {
+                  changeRole.reset();
+                  changeRole.mutate({ id: user.id, role: event.target.value as Role });
+                }}
+              >
+                {ROLES.map(({ role }) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+            ),
+          },
+          { header: "Sign-in", cell: (user) => (user.has_password ? "password" : <span className="muted">GitHub or ORCID only</span>) },
+          { header: "Created", cell: (user) => <When iso={user.created_at} /> },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "actions",
+            cell: (user) => (
+              <>
+                <button type="button" aria-label={`Reset password of ${user.username}`} onClick={() => setResetting(user)}>
+                  Reset password
+                </button>
+                <ConfirmButton label="Delete" accessibleName={`Delete ${user.username}`} title={`Delete ${user.username}?`} confirmLabel="Delete account" action={() => deleteUser.mutateAsync(user.id)}>
+                  <p>
+                    {user.username} can no longer sign in; their sessions and access tokens stop working at once. Their pipelines and runs stay. This cannot be undone.
+                  </p>
+                </ConfirmButton>
+              </>
+            ),
+          },
+        ]}
+      />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </section>
   );

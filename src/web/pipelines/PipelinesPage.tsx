@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { pipelineSearchQuery, pipelinesQuery, type PipelineSummary } from "../api/pipelines.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
 import { useCurrentUser } from "./access.js";
 import "./pipelines.css";
@@ -128,66 +128,71 @@ export function PipelinesPage() {
             {pipelines.isSuccess ? (narrowed ? `${shown.length} of ${all.length} pipelines match` : `${all.length} pipelines`) : ""}
             {words.length >= 2 && search.isFetching ? " · searching pipeline text…" : ""}
           </p>
-          <QueryState query={pipelines} empty={!pipelines.isSuccess || shown.length > 0 ? null : "No pipeline matches the search and filters. Clear them to see every pipeline."} />
-          {shown.length > 0 ? (
-            <table className="listing pl-listing">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Rules</th>
-                  <th scope="col">Visibility</th>
-                  <th scope="col">Revision</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((pipeline) => {
+          <Listing
+            query={pipelines}
+            rows={shown}
+            rowKey={(pipeline) => pipeline.id}
+            className="pl-listing"
+            empty="No pipeline matches the search and filters. Clear them to see every pipeline."
+            columns={[
+              {
+                header: "Name",
+                cell: (pipeline) => {
                   const nameMatched = `${pipeline.name} ${pipeline.description ?? ""} ${pipeline.tags.join(" ")}`.toLowerCase().includes(words);
                   const snippet = words && !nameMatched ? contentHits.get(pipeline.id) : undefined;
                   return (
-                    <tr key={pipeline.id}>
-                      <td>
-                        <Link className="pl-name" to={`/pipelines/${pipeline.id}`}>
-                          {pipeline.name}
-                        </Link>
-                        {pipeline.forked_from ? <span className="pl-chip pl-chip-quiet">fork</span> : null}
-                        {pipeline.description ? <div className="muted">{pipeline.description}</div> : null}
-                        {pipeline.tags.length > 0 ? (
-                          <ul className="pl-tags" aria-label="Tags">
-                            {pipeline.tags.map((name) => (
-                              <li key={name} className="pl-chip">
-                                {name}
-                              </li>
-                            ))}
-                          </ul>
-                        ) : null}
-                        {snippet ? (
-                          <div className="muted pl-snippet">
-                            Found in the text: <span className="mono">{snippet}</span>
-                          </div>
-                        ) : null}
-                      </td>
-                      <td>{pipeline.rules_count}</td>
-                      <td>
-                        <span className={`badge badge-${pipeline.visibility}`}>{pipeline.visibility}</span>
-                        {me && pipeline.owner !== me.id ? <div className="muted">shared with you</div> : null}
-                      </td>
-                      <td>
-                        <Link to={`/pipelines/${pipeline.id}/revisions`} aria-label={`${pipeline.revision}: revisions of ${pipeline.name}`}>
-                          {pipeline.revision}
-                        </Link>
-                      </td>
-                      <td>
-                        <time dateTime={pipeline.updated_at} title={fullTime(pipeline.updated_at)}>
-                          {relativeTime(pipeline.updated_at)}
-                        </time>
-                      </td>
-                    </tr>
+                    <>
+                      <Link className="pl-name" to={`/pipelines/${pipeline.id}`}>
+                        {pipeline.name}
+                      </Link>
+                      {pipeline.forked_from ? <span className="pl-chip pl-chip-quiet">fork</span> : null}
+                      {pipeline.description ? <div className="muted">{pipeline.description}</div> : null}
+                      {pipeline.tags.length > 0 ? (
+                        <ul className="pl-tags" aria-label="Tags">
+                          {pipeline.tags.map((name) => (
+                            <li key={name} className="pl-chip">
+                              {name}
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                      {snippet ? (
+                        <div className="muted pl-snippet">
+                          Found in the text: <span className="mono">{snippet}</span>
+                        </div>
+                      ) : null}
+                    </>
                   );
-                })}
-              </tbody>
-            </table>
-          ) : null}
+                },
+              },
+              { header: "Rules", cell: (pipeline) => pipeline.rules_count },
+              {
+                header: "Visibility",
+                cell: (pipeline) => (
+                  <>
+                    <span className={`badge badge-${pipeline.visibility}`}>{pipeline.visibility}</span>
+                    {me && pipeline.owner !== me.id ? <div className="muted">shared with you</div> : null}
+                  </>
+                ),
+              },
+              {
+                header: "Revision",
+                cell: (pipeline) => (
+                  <Link to={`/pipelines/${pipeline.id}/revisions`} aria-label={`${pipeline.revision}: revisions of ${pipeline.name}`}>
+                    {pipeline.revision}
+                  </Link>
+                ),
+              },
+              {
+                header: "Updated",
+                cell: (pipeline) => (
+                  <time dateTime={pipeline.updated_at} title={fullTime(pipeline.updated_at)}>
+                    {relativeTime(pipeline.updated_at)}
+                  </time>
+                ),
+              },
+            ]}
+          />
         </>
       )}
     </section>

@@ -10,7 +10,7 @@ import { Link, useParams } from "react-router";
 import { revisionDiffQuery, revisionQuery, revisionsQuery, semanticChanges, useRollback, type RevisionSummary } from "../api/pipeline-revisions.js";
 import { pipelineQuery } from "../api/pipelines.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { byteSize, fullTime, relativeTime } from "../components/formatting.js";
@@ -51,61 +51,67 @@ export function RevisionsPage() {
       </div>
       <p className="muted">Every save keeps the previous content. Pick two revisions to compare; restoring one saves it as a new revision, so nothing is lost.</p>
       {pipeline.isSuccess && !access.write ? <p className="muted">{access.reason}</p> : null}
-      <QueryState query={revisions} empty={revisions.isSuccess && list.length === 0 ? "This pipeline has no revisions." : null} />
-      {list.length > 0 ? (
-        <table className="listing pl-revisions">
-          <thead>
-            <tr>
-              <th scope="col">Old side</th>
-              <th scope="col">New side</th>
-              <th scope="col">Revision</th>
-              <th scope="col">Saved</th>
-              <th scope="col">Name</th>
-              <th scope="col">Size</th>
-              <th scope="col">
-                <span className="pl-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((revision) => (
-              <tr key={revision.id} className={revision.revision === older || revision.revision === newer ? "pl-row-picked" : undefined}>
-                <td>
-                  <input type="radio" name="base" aria-label={`Revision ${revision.revision} as the old side`} checked={revision.revision === older} disabled={revision.revision === newer} onChange={() => setBase(revision.revision)} />
-                </td>
-                <td>
-                  <input type="radio" name="target" aria-label={`Revision ${revision.revision} as the new side`} checked={revision.revision === newer} disabled={revision.revision === older} onChange={() => setTarget(revision.revision)} />
-                </td>
-                <td>
-                  <strong>{revision.revision}</strong> {revision.current ? <span className="pl-chip pl-chip-ok">current</span> : null}
-                </td>
-                <td>
-                  <time dateTime={revision.created_at} title={fullTime(revision.created_at)}>
-                    {relativeTime(revision.created_at)}
-                  </time>
-                  <div className="muted">{fullTime(revision.created_at)}</div>
-                </td>
-                <td>{revision.name}</td>
-                <td className="muted">{byteSize(revision.size_bytes)}</td>
-                <td className="pl-cell-actions">
-                  {!revision.current && access.write ? (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        rollback.reset();
-                        setRestoring(revision);
-                      }}
-                      aria-label={`Restore revision ${revision.revision}`}
-                    >
-                      Restore
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={revisions}
+        rows={list}
+        rowKey={(revision) => revision.id}
+        className="pl-revisions"
+        rowClassName={(revision) => (revision.revision === older || revision.revision === newer ? "pl-row-picked" : undefined)}
+        empty="This pipeline has no revisions."
+        columns={[
+          {
+            header: "Old side",
+            cell: (revision) => (
+              <input type="radio" name="base" aria-label={`Revision ${revision.revision} as the old side`} checked={revision.revision === older} disabled={revision.revision === newer} onChange={() => setBase(revision.revision)} />
+            ),
+          },
+          {
+            header: "New side",
+            cell: (revision) => (
+              <input type="radio" name="target" aria-label={`Revision ${revision.revision} as the new side`} checked={revision.revision === newer} disabled={revision.revision === older} onChange={() => setTarget(revision.revision)} />
+            ),
+          },
+          {
+            header: "Revision",
+            cell: (revision) => (
+              <>
+                <strong>{revision.revision}</strong> {revision.current ? <span className="pl-chip pl-chip-ok">current</span> : null}
+              </>
+            ),
+          },
+          {
+            header: "Saved",
+            cell: (revision) => (
+              <>
+                <time dateTime={revision.created_at} title={fullTime(revision.created_at)}>
+                  {relativeTime(revision.created_at)}
+                </time>
+                <div className="muted">{fullTime(revision.created_at)}</div>
+              </>
+            ),
+          },
+          { header: "Name", cell: (revision) => revision.name },
+          { header: "Size", className: "muted", cell: (revision) => byteSize(revision.size_bytes) },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "pl-cell-actions",
+            cell: (revision) =>
+              !revision.current && access.write ? (
+                <button
+                  type="button"
+                  onClick={() => {
+                    rollback.reset();
+                    setRestoring(revision);
+                  }}
+                  aria-label={`Restore revision ${revision.revision}`}
+                >
+                  Restore
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       {list.length === 1 ? <p className="empty">Only one revision so far. Save a change in the editor, then compare it here.</p> : null}
       {older !== undefined && newer !== undefined ? <RevisionComparison pipelineId={id} older={older} newer={newer} /> : null}
       <ConfirmDialog

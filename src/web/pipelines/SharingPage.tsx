@@ -10,6 +10,7 @@ import { sharesQuery, useCreateShare, useRevokeShare, type ShareLink } from "../
 import { pipelineQuery } from "../api/pipelines.js";
 import { baseUrl } from "../api/service-address.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Listing } from "../components/Listing.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
@@ -90,74 +91,69 @@ export function SharingPage() {
             ) : null}
           </div>
           <h2>Links</h2>
-          <QueryState query={shares} empty={shares.data && shares.data.length === 0 ? "No share links yet. Create one above to give someone a read-only copy." : null} />
-          {shares.data && shares.data.length > 0 ? (
-            <table className="listing">
-              <thead>
-                <tr>
-                  <th scope="col">Link</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="pl-visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shares.data.map((link) => (
-                  <tr key={link.token}>
-                    <td>
-                      {link.state === "active" ? (
-                        <a href={sharePageUrl(link.token)} className="mono" target="_blank" rel="noreferrer">
-                          …/share/{link.token.slice(0, 10)}…
-                        </a>
-                      ) : (
-                        <span className="mono muted">…/share/{link.token.slice(0, 10)}…</span>
-                      )}
-                    </td>
-                    <td>
-                      <span className={`badge pl-state-${link.state}`}>{link.state}</span>
-                    </td>
-                    <td>
-                      <time dateTime={link.created_at} title={fullTime(link.created_at)}>
-                        {relativeTime(link.created_at)}
-                      </time>
-                    </td>
-                    <td>
-                      {link.revoked_at ? (
-                        <span className="muted">revoked {relativeTime(link.revoked_at)}</span>
-                      ) : link.expires_at ? (
-                        <time dateTime={link.expires_at} title={fullTime(link.expires_at)}>
-                          {relativeTime(link.expires_at)}
-                        </time>
-                      ) : (
-                        "never"
-                      )}
-                    </td>
-                    <td className="pl-cell-actions">
-                      {link.state === "active" ? (
-                        <>
-                          <CopyButton value={sharePageUrl(link.token)} label={`Copy link ${link.token.slice(0, 10)}`} />
-                          <button
-                            type="button"
-                            className="pl-danger-quiet"
-                            aria-label={`Revoke link ${link.token.slice(0, 10)}`}
-                            onClick={() => {
-                              revoke.reset();
-                              setRevoking(link);
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
+          <Listing
+            query={shares}
+            rows={shares.data ?? []}
+            rowKey={(link) => link.token}
+            empty="No share links yet. Create one above to give someone a read-only copy."
+            columns={[
+              {
+                header: "Link",
+                cell: (link) =>
+                  link.state === "active" ? (
+                    <a href={sharePageUrl(link.token)} className="mono" target="_blank" rel="noreferrer">
+                      …/share/{link.token.slice(0, 10)}…
+                    </a>
+                  ) : (
+                    <span className="mono muted">…/share/{link.token.slice(0, 10)}…</span>
+                  ),
+              },
+              { header: "State", cell: (link) => <span className={`badge pl-state-${link.state}`}>{link.state}</span> },
+              {
+                header: "Created",
+                cell: (link) => (
+                  <time dateTime={link.created_at} title={fullTime(link.created_at)}>
+                    {relativeTime(link.created_at)}
+                  </time>
+                ),
+              },
+              {
+                header: "Expires",
+                cell: (link) =>
+                  link.revoked_at ? (
+                    <span className="muted">revoked {relativeTime(link.revoked_at)}</span>
+                  ) : link.expires_at ? (
+                    <time dateTime={link.expires_at} title={fullTime(link.expires_at)}>
+                      {relativeTime(link.expires_at)}
+                    </time>
+                  ) : (
+                    "never"
+                  ),
+              },
+              {
+                header: "Actions",
+                hideHeader: true,
+                className: "pl-cell-actions",
+                cell: (link) =>
+                  link.state === "active" ? (
+                    <>
+                      <CopyButton value={sharePageUrl(link.token)} label={`Copy link ${link.token.slice(0, 10)}`} />
+                      <button
+                        type="button"
+                        className="pl-danger-quiet"
+                        aria-label={`Revoke link ${link.token.slice(0, 10)}`}
+                        onClick={() => {
+                          revoke.reset();
+                          setRevoking(link);
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    </>
+                  ) : null,
+              },
+            ]}
+          />
         </>
       ) : null}
       <ConfirmDialog

@@ -7,6 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { fileUrl, filePreviewQuery, folderQuery, resultsQuery } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Listing } from "../components/Listing.js";
 import { byteSize, formatCount, fullTime } from "../components/formatting.js";
 import { useInView } from "./useInView.js";
 
@@ -31,37 +32,34 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
               {formatCount(files.length)} file{files.length === 1 ? "" : "s"}, {byteSize(results.data.total_size_bytes)}
               {results.data.truncated ? " (the first 10,000 listed)" : ""}
             </p>
-            <table className="listing compact">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Modified</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {files.slice(0, 500).map((file) => (
-                  <tr key={file.path} className={preview === file.path ? "selected" : undefined}>
-                    <td className="mono">{file.path}</td>
-                    <td>{file.rule}</td>
-                    <td className="mono">{byteSize(file.size_bytes)}</td>
-                    <td className="muted">{fullTime(file.modified_at)}</td>
-                    <td className="actions">
+            <Listing
+              rows={files.slice(0, 500)}
+              rowKey={(file) => file.path}
+              className="compact"
+              rowClassName={(file) => (preview === file.path ? "selected" : undefined)}
+              empty={null}
+              columns={[
+                { header: "File", className: "mono", cell: (file) => file.path },
+                { header: "Rule", cell: (file) => file.rule },
+                { header: "Size", className: "mono", cell: (file) => byteSize(file.size_bytes) },
+                { header: "Modified", className: "muted", cell: (file) => fullTime(file.modified_at) },
+                {
+                  header: "Actions",
+                  hideHeader: true,
+                  className: "actions",
+                  cell: (file) => (
+                    <>
                       <button type="button" className="link-button" aria-pressed={preview === file.path} aria-label={`Preview ${file.path}`} onClick={() => setPreview(preview === file.path ? undefined : file.path)}>
                         Preview
                       </button>
                       <a href={fileUrl(runId, file.path, { download: true })} download aria-label={`Download ${file.path}`}>
                         Download
                       </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+              ]}
+            />
             {files.length > 500 ? <p className="muted">The first 500 are listed here; browse the workspace for the rest.</p> : null}
           </>
         )
