@@ -243,7 +243,7 @@ function SettingsForm({ scope, stored, title }: { scope: Scope; stored: Stored |
           {change.isPending ? "Saving…" : "Save"}
         </button>
         {stored ? (
-          <button type="button" className="ai-danger" onClick={() => setRemoving(true)}>
+          <button type="button" className="danger-text" onClick={() => setRemoving(true)}>
             Remove
           </button>
         ) : null}

@@ -60,7 +60,7 @@ export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "
       {access.write ? (
         <button
           type="button"
-          className="pl-danger-quiet"
+          className="danger-text"
           onClick={() => {
             remove.reset();
             setDeleting(true);

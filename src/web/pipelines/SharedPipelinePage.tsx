@@ -51,7 +51,7 @@ export function SharedPipelinePage() {
         </>
       ) : shared ? (
         <>
-          <div className="page-head pl-shared-head">
+          <div className="page-head">
             <div>
               <p className="pl-eyebrow">Shared with you · read only</p>
               <h1 id="shared-title">{shared.pipeline.name}</h1>

@@ -108,7 +108,7 @@ export function SharingPage() {
                     <span className="mono muted">…/share/{link.token.slice(0, 10)}…</span>
                   ),
               },
-              { header: "State", cell: (link) => <span className={`badge pl-state-${link.state}`}>{link.state}</span> },
+              { header: "State", cell: (link) => <span className={`badge badge-share-${link.state}`}>{link.state}</span> },
               {
                 header: "Created",
                 cell: (link) => (
@@ -140,7 +140,7 @@ export function SharingPage() {
                       <CopyButton value={sharePageUrl(link.token)} label={`Copy link ${link.token.slice(0, 10)}`} />
                       <button
                         type="button"
-                        className="pl-danger-quiet"
+                        className="danger-text"
                         aria-label={`Revoke link ${link.token.slice(0, 10)}`}
                         onClick={() => {
                           revoke.reset();

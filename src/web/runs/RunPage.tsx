@@ -138,7 +138,7 @@ function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusVi
     <header className="run-header panel">
       <div className="run-title">
         <h1>
-          {run.workflow_name} <span className={`badge badge-${run.status} badge-large`}>{run.status}</span>
+          {run.workflow_name} <span className={`badge badge-${run.status}`}>{run.status}</span>
           {run.dry_run ? <span className="badge badge-dry">dry run</span> : null}
         </h1>
         <LiveIndicator live={live} ended={ended} />
