@@ -5,15 +5,8 @@ import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { When } from "../components/When.js";
+import { browserOf } from "./user-agent.js";
 import "./account.css";
-
-/** A user agent cut to what people recognise: the browser and the system, or the first words. */
-function browserOf(agent: string | null): string | null {
-  if (!agent) return null;
-  const browser = /(Edg|Firefox|Chrome|Chromium|Safari|curl|python-requests|node)\/[\d.]+/.exec(agent)?.[0]?.replace("Edg/", "Edge/");
-  const system = /\((?:X11; )?([^;)]+)/.exec(agent)?.[1];
-  return browser ? `${browser.split(".")[0]}${system ? ` on ${system}` : ""}` : agent.slice(0, 60);
-}
 
 export function SessionsPage() {
   return (

@@ -8,7 +8,8 @@ import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from "re
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
-import { DagView, edgeKey, type DagEdge, type DagEditHandlers, type DagNode } from "./DagView.js";
+import { DagView, edgeKey, type DagEditHandlers } from "./DagView.js";
+import type { DagEdge, DagNode } from "./drawn-graph.js";
 import { useGraphCommands, type GraphTextAccess } from "./useGraphCommands.js";
 import "./graph-editing.css";
 

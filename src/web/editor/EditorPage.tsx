@@ -20,7 +20,7 @@ import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
 import { CopilotPanel } from "../ai/CopilotPanel.js";
 import { DescribePanel } from "../ai/DescribePanel.js";
-import type { DagEdge, DagNode } from "../dag/DagView.js";
+import type { DagEdge, DagNode } from "../dag/drawn-graph.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
 import { completionVocabulary, pipelineCompletion } from "./completion.js";
 import { saveStateText, type DraftOrigin } from "./document-state.js";

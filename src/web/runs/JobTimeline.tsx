@@ -7,7 +7,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { isTerminal, timelineQuery, type JobRow } from "../api/runs.js";
+import { isTerminal, timelineQuery } from "../api/runs.js";
+import { packLanes } from "./timeline-lanes.js";
 import { useInView } from "./useInView.js";
 
 const PAGE = 500;
@@ -32,7 +33,7 @@ export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId:
   });
   // "Now" for a running job is when its page was read (there is no bar before then).
   const now = jobs.dataUpdatedAt;
-  const drawn = useMemo(() => layout(jobs.data?.items ?? [], now), [jobs.data, now]);
+  const drawn = useMemo(() => packLanes(jobs.data?.items ?? [], now, MAX_LANES), [jobs.data, now]);
   if (jobs.error) return <ErrorNotice error={jobs.error} />;
   if (!jobs.data)
     return (
@@ -87,37 +88,4 @@ export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId:
       </figcaption>
     </figure>
   );
-}
-
-interface Bar {
-  job: JobRow;
-  from: number;
-  to: number;
-  lane: number;
-}
-
-/** Packs started jobs into as few lanes as keep them apart (first free lane, by start time). */
-function layout(items: JobRow[], now: number): { bars: Bar[]; start: number; end: number; lanes: number; hidden: number } {
-  const started = items
-    .filter((job) => job.started_at)
-    .map((job) => ({ job, from: Date.parse(job.started_at!), to: job.finished_at ? Date.parse(job.finished_at) : job.status === "running" ? now : Date.parse(job.started_at!) + (job.duration_ms ?? 0) }))
-    .sort((a, b) => a.from - b.from);
-  const laneEnds: number[] = [];
-  const bars: Bar[] = [];
-  let hidden = 0;
-  for (const bar of started) {
-    let lane = laneEnds.findIndex((endAt) => endAt <= bar.from);
-    if (lane < 0) {
-      if (laneEnds.length >= MAX_LANES) {
-        hidden++;
-        continue;
-      }
-      lane = laneEnds.length;
-      laneEnds.push(bar.to);
-    } else laneEnds[lane] = bar.to;
-    bars.push({ ...bar, lane });
-  }
-  const start = started.length ? started[0]!.from : now;
-  const end = started.reduce((latest, bar) => Math.max(latest, bar.to), start);
-  return { bars, start, end, lanes: Math.max(1, laneEnds.length), hidden };
 }

@@ -8,7 +8,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
-import { DagView, type DagNode } from "../dag/DagView.js";
+import { DagView } from "../dag/DagView.js";
+import type { DagNode } from "../dag/drawn-graph.js";
 import { QueryState } from "../components/QueryState.js";
 import { DiagnosticsPanel } from "./DiagnosticsPanel.js";
 import { ExplainFailure } from "../ai/ExplainFailure.js";
