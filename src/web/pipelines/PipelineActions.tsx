@@ -9,7 +9,8 @@ import { editedPipelineQuery, fetchPipeline, useDeletePipeline, useForkPipeline 
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
-import { downloadText, tomlFilename } from "./format.js";
+import { downloadText } from "./download.js";
+import { tomlFilename } from "./format.js";
 import "./pipelines.css";
 
 /** `on`: the page showing the actions, whose own link is left out (the editor shows them all). */

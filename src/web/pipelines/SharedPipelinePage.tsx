@@ -12,7 +12,8 @@ import { ErrorNotice } from "../components/ErrorNotice.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
 import { signInPath } from "../account/return-path.js";
 import { accessTo, useCurrentUser } from "./access.js";
-import { downloadText, tomlFilename } from "./format.js";
+import { downloadText } from "./download.js";
+import { tomlFilename } from "./format.js";
 import { importFormOfToken } from "./share-links.js";
 import "./pipelines.css";
 
