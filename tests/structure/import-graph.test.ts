@@ -1,7 +1,9 @@
 /**
  * The layering rules of docs/architecture.md, checked on the real sources: one direction of dependency
  * (engine ← service, engine ← command line, the command line only starting the service), domains that meet
- * only through each other's `service.ts`, and no import loops at all. A failure names every offending import.
+ * only through each other's `service.ts`, the browser app on its own (it runs in browsers: only the typed
+ * client besides itself) with its requests in its data layer, and no import loops at all. A failure names
+ * every offending import.
  */
 import { describe, expect, it } from "vitest";
 import { groupGraph, importGraph, importLoops, offendingEdges, projectImportGraph } from "../support/import-graph.js";
@@ -14,6 +16,10 @@ const inEngine = under("src/engine");
 const inServer = under("src/server");
 const inCli = under("src/cli");
 const inClient = under("src/client");
+const inWeb = under("src/web");
+const inWebApi = under("src/web/api");
+/** The browser app's typed client of the service: only its data layer (src/web/api) asks the service through it. */
+const WEB_CLIENT = "src/web/api/client.ts";
 
 /** The domain a module belongs to (`src/server/domains/<domain>/…`), or undefined. */
 function domainOf(module: string): string | undefined {
@@ -58,6 +64,16 @@ describe("the import graph of src/", () => {
   it("keeps the typed client self-contained (it runs in browsers): it imports nothing else of src/", () => {
     expect([...graph.keys()].filter(inClient).length).toBeGreaterThan(0);
     expect(offendingEdges(graph, (from, to) => inClient(from) && !inClient(to))).toEqual([]);
+  });
+
+  it("keeps the browser app to itself and the typed client: it runs in browsers, and talks to the service only over HTTP", () => {
+    expect([...graph.keys()].filter(inWeb).length).toBeGreaterThan(50);
+    expect(offendingEdges(graph, (from, to) => inWeb(from) && !inWeb(to) && !inClient(to))).toEqual([]);
+  });
+
+  it("lets only the browser app's data layer (src/web/api) use the typed client: pages and components ask through its hooks", () => {
+    expect([...graph.keys()].filter(inWebApi).some((module) => graph.get(module)?.has(WEB_CLIENT))).toBe(true);
+    expect(offendingEdges(graph, (from, to) => to === WEB_CLIENT && !inWebApi(from))).toEqual([]);
   });
 
   it("has no two domains depending on each other in a circle", () => {
