@@ -23,7 +23,7 @@ import { ResultsPanel } from "./ResultsPanel.js";
 import { RuleProgress } from "./RuleProgress.js";
 import { RunControls } from "./RunControls.js";
 import { isTerminal, runDagQuery, runQuery, runStatusQuery, type RunDagStatus, type RunDetail, type RunStatusView } from "../api/runs.js";
-import { useRunEvents, type LiveState } from "./useRunEvents.js";
+import { useRunEvents, type LiveState } from "../api/run-events.js";
 import "./runs.css";
 
 /** The slow poll behind the event stream (a proxy may hold the stream back). */

@@ -8,7 +8,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { invalidateRun, invalidateRunProgress, runEventsUrl } from "../api/runs.js";
+import { invalidateRun, invalidateRunProgress, runEventsUrl } from "./runs.js";
 
 /** The stream's state, for the page's indicator. */
 export type LiveState = "connecting" | "live" | "reconnecting" | "off";
