@@ -6,9 +6,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { components } from "../../client/api-types.js";
 import { api, dataOf } from "./client.js";
-import { apiErrorOf } from "./errors.js";
+import { openEventStream } from "./event-streams.js";
 import { afterCacheWork, type AnswerOf, type Reactions } from "./reactions.js";
-import { baseUrl } from "./service-address.js";
 
 /** The AI settings as the service answers them. */
 export type AiConfig = components["schemas"]["AiConfig"];
@@ -65,14 +64,6 @@ export async function explainFailure(request: components["schemas"]["ExplainRequ
 }
 
 /** `POST /api/ai/translate/stream`: the drafting's server-sent events, or the service's refusal as an ApiError. */
-export async function openDraftStream(body: { intent: string; context?: { data: Record<string, unknown> } }, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  // A plain fetch: the typed client cannot stream.
-  const response = await fetch(new URL("api/ai/translate/stream", baseUrl), {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!response.ok || !response.body) throw await apiErrorOf(response);
-  return response.body;
+export function openDraftStream(body: { intent: string; context?: { data: Record<string, unknown> } }, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  return openEventStream("api/ai/translate/stream", body, signal);
 }

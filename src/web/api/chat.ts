@@ -5,9 +5,8 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { components } from "../../client/api-types.js";
 import { api, dataOf } from "./client.js";
-import { apiErrorOf } from "./errors.js";
+import { openEventStream } from "./event-streams.js";
 import { afterCacheWork, type AnswerOf, type Reactions } from "./reactions.js";
-import { baseUrl } from "./service-address.js";
 
 /** A message as a session keeps it. */
 export type ChatMessage = components["schemas"]["ChatMessage"];
@@ -37,14 +36,6 @@ export async function fetchChatMessages(id: string) {
 }
 
 /** `POST /api/chat/send`: the reply's server-sent events, or the service's refusal as an ApiError; `signal` stops it (and the model call). */
-export async function openChatStream(body: components["schemas"]["ChatSendRequest"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  // A plain fetch: the typed client cannot stream.
-  const response = await fetch(new URL("api/chat/send", baseUrl), {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!response.ok || !response.body) throw await apiErrorOf(response);
-  return response.body;
+export function openChatStream(body: components["schemas"]["ChatSendRequest"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  return openEventStream("api/chat/send", body, signal);
 }
