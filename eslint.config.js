@@ -2,6 +2,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
+import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", ".scratch/"] },
@@ -14,6 +15,11 @@ export default tseslint.config(
     // The browser app runs in browsers, not Node.js.
     files: ["src/web/**"],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The rules of hooks and the React Compiler's checks (effects, refs, purity), as React recommends them.
+    files: ["src/web/**/*.{ts,tsx}"],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     rules: {

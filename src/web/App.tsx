@@ -6,7 +6,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { Navigate, NavLink, Route, Routes } from "react-router";
-import { api, dataOf } from "./api.js";
 import { AuthGate } from "./account/AuthGate.js";
 import { AuditPage } from "./account/AuditPage.js";
 import { SessionsPage } from "./account/SessionsPage.js";
@@ -14,6 +13,7 @@ import { SignInPage } from "./account/SignInPage.js";
 import { TokensPage } from "./account/TokensPage.js";
 import { UserMenu } from "./account/UserMenu.js";
 import { UsersPage } from "./account/UsersPage.js";
+import { healthQuery } from "./api/health.js";
 import { AiSettingsPage } from "./ai/AiSettingsPage.js";
 import { NotFoundPage } from "./components/NotFoundPage.js";
 import { ImportPipelinePage } from "./pipelines/ImportPipelinePage.js";
@@ -30,7 +30,7 @@ const EditorPage = lazy(async () => ({ default: (await import("./editor/EditorPa
 const RunPage = lazy(async () => ({ default: (await import("./runs/RunPage.js")).RunPage }));
 
 export function App() {
-  const health = useQuery({ queryKey: ["health"], queryFn: async () => dataOf(await api.GET("/api/health")), refetchInterval: 30_000 });
+  const health = useQuery({ ...healthQuery(), refetchInterval: 30_000 });
   return (
     <>
       <a className="skip-link" href="#main">

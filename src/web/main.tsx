@@ -6,7 +6,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
-import { ApiError, basePath } from "./api.js";
+import { ApiError } from "./api/errors.js";
+import { basePath } from "./api/service-address.js";
 import { App } from "./App.js";
 import "./styles.css";
 

@@ -1,8 +1,10 @@
 /**
  * The layering rules drawn in this repository's docs/architecture.md (read it first: it names the layers,
- * the engine's stage order, the store's areas and where each shared list lives), checked on the real sources: one direction of dependency
- * (engine ← service, engine ← command line, the command line only starting the service), domains that meet
- * only through each other's `service.ts`, and no import loops at all. A failure names every offending import.
+ * the engine's stage order, the store's areas and where each shared list lives), checked on the real
+ * sources: one direction of dependency (engine ← service, engine ← command line, the command line only
+ * starting the service), domains that meet only through each other's `service.ts` and are mounted through
+ * their `domain.ts`, the browser app on its own (it runs in browsers: only the typed client besides itself)
+ * with its requests in its data layer, and no import loops at all. A failure names every offending import.
  */
 import { describe, expect, it } from "vitest";
 import { groupGraph, importGraph, importLoops, offendingEdges, projectImportGraph } from "../support/import-graph.js";
@@ -15,6 +17,10 @@ const inEngine = under("src/engine");
 const inServer = under("src/server");
 const inCli = under("src/cli");
 const inClient = under("src/client");
+const inWeb = under("src/web");
+const inWebApi = under("src/web/api");
+/** The browser app's typed client of the service: only its data layer (src/web/api) asks the service through it. */
+const WEB_CLIENT = "src/web/api/client.ts";
 
 /**
  * The engine's stages, lowest first. A module may import its own stage and the stages of lower layers,
@@ -113,6 +119,16 @@ describe("the import graph of src/", () => {
     const fromApp = [...(graph.get("src/server/app.ts") ?? [])].filter((module) => domainOf(module) !== undefined);
     expect(fromApp.filter((module) => !module.endsWith("/domain.ts"))).toEqual([]);
     expect(domains.filter((name) => !fromApp.includes(`src/server/domains/${name}/domain.ts`))).toEqual([]);
+  });
+
+  it("keeps the browser app to itself and the typed client: it runs in browsers, and talks to the service only over HTTP", () => {
+    expect([...graph.keys()].filter(inWeb).length).toBeGreaterThan(50);
+    expect(offendingEdges(graph, (from, to) => inWeb(from) && !inWeb(to) && !inClient(to))).toEqual([]);
+  });
+
+  it("lets only the browser app's data layer (src/web/api) use the typed client: pages and components ask through its hooks", () => {
+    expect([...graph.keys()].filter(inWebApi).some((module) => graph.get(module)?.has(WEB_CLIENT))).toBe(true);
+    expect(offendingEdges(graph, (from, to) => to === WEB_CLIENT && !inWebApi(from))).toEqual([]);
   });
 
   it("has no two domains depending on each other in a circle", () => {

@@ -5,7 +5,8 @@
  */
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useCurrentUser, useServiceMode } from "./session.js";
+import { useCurrentUser } from "../api/account.js";
+import { useServiceMode } from "../api/health.js";
 
 export function AccountOnly({ title, adminOnly = false, children }: { title: string; adminOnly?: boolean; children: ReactNode }) {
   const { mode } = useServiceMode();

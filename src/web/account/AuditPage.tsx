@@ -4,9 +4,9 @@
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
-import { QueryState } from "../components/QueryState.js";
+import { usersQuery } from "../api/account.js";
+import { auditQuery, type AuditQuery } from "../api/audit.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { When } from "../components/When.js";
 import "./account.css";
@@ -41,33 +41,24 @@ export function AuditPage() {
   );
 }
 
+/** The filters as the service takes them: trimmed, empty ones left out, times as instants. */
+function auditQueryOf(filters: AuditFilters): AuditQuery {
+  return {
+    user: filters.user.trim() || undefined,
+    action: filters.action.trim() || undefined,
+    resource: filters.resource.trim() || undefined,
+    result: filters.result || undefined,
+    since: instant(filters.since),
+    until: instant(filters.until),
+  };
+}
+
 function AuditLog() {
   const [draft, setDraft] = useState<AuditFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
-  const entries = useInfiniteQuery({
-    queryKey: ["audit", filters],
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page: components["schemas"]["AuditPage"]) => page.next_cursor ?? undefined,
-    queryFn: async ({ pageParam }) =>
-      dataOf(
-        await api.GET("/api/audit", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              cursor: pageParam,
-              user: filters.user.trim() || undefined,
-              action: filters.action.trim() || undefined,
-              resource: filters.resource.trim() || undefined,
-              result: filters.result || undefined,
-              since: instant(filters.since),
-              until: instant(filters.until),
-            },
-          },
-        }),
-      ),
-  });
+  const entries = useInfiniteQuery(auditQuery(auditQueryOf(filters), PAGE_SIZE));
   // Entries name users by id; the accounts list gives their names (a deleted account keeps its id).
-  const users = useQuery({ queryKey: ["users"], queryFn: async () => dataOf(await api.GET("/api/users")) });
+  const users = useQuery(usersQuery());
   const names = new Map((users.data ?? []).map((user) => [user.id, user.username]));
   const rows = entries.data?.pages.flatMap((page) => page.items) ?? [];
   const filtered = Object.values(filters).some((value) => value !== "");
@@ -130,64 +121,58 @@ function AuditLog() {
           </button>
         </div>
       </form>
-      <QueryState query={entries} empty={entries.data && rows.length === 0 ? (filtered ? "No entries match these filters. Widen the time range or clear a filter." : "The audit log is empty so far.") : null} />
-      {rows.length > 0 ? (
-        <>
-          <table className="listing audit-table">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">User</th>
-                <th scope="col">Action</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Result</th>
-                <th scope="col">Address</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((entry) => (
-                <tr key={entry.id}>
-                  <td>
-                    <When iso={entry.time} />
-                  </td>
-                  <td>
-                    {entry.user === null ? (
-                      <span className="muted">anonymous</span>
-                    ) : names.has(entry.user) ? (
-                      <span title={`user id ${entry.user}`}>{names.get(entry.user)}</span>
-                    ) : (
-                      <span className="mono" title="an account that no longer exists, or not loaded yet">
-                        {entry.user}
-                      </span>
-                    )}
-                  </td>
-                  <td className="mono nowrap">{entry.action}</td>
-                  <td className="mono resource-cell">{entry.resource === null ? <span className="muted">—</span> : <Resource resource={entry.resource} names={names} />}</td>
-                  <td className="result-cell">
-                    <span className={`badge badge-result-${entry.result}`} title={`HTTP ${entry.status}`}>
-                      {entry.result}
-                    </span>{" "}
-                    <span className="muted">{entry.status}</span>
-                  </td>
-                  <td className="mono nowrap" title={entry.request_id ? `request ${entry.request_id}` : undefined}>
-                    {entry.ip ?? <span className="muted">—</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <div className="load-more">
-            <span className="muted" role="status">
-              {rows.length} entr{rows.length === 1 ? "y" : "ies"} shown{entries.hasNextPage ? "" : " — the end of the log"}
-            </span>
-            {entries.hasNextPage ? (
-              <button type="button" disabled={entries.isFetchingNextPage} onClick={() => void entries.fetchNextPage()}>
-                {entries.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            ) : null}
-          </div>
-        </>
-      ) : null}
+      <Listing
+        query={entries}
+        rows={rows}
+        rowKey={(entry) => entry.id}
+        className="audit-table"
+        empty={filtered ? "No entries match these filters. Widen the time range or clear a filter." : "The audit log is empty so far."}
+        columns={[
+          { header: "Time", cell: (entry) => <When iso={entry.time} /> },
+          {
+            header: "User",
+            cell: (entry) =>
+              entry.user === null ? (
+                <span className="muted">anonymous</span>
+              ) : names.has(entry.user) ? (
+                <span title={`user id ${entry.user}`}>{names.get(entry.user)}</span>
+              ) : (
+                <span className="mono" title="an account that no longer exists, or not loaded yet">
+                  {entry.user}
+                </span>
+              ),
+          },
+          { header: "Action", className: "mono nowrap", cell: (entry) => entry.action },
+          { header: "Resource", className: "mono resource-cell", cell: (entry) => (entry.resource === null ? <span className="muted">—</span> : <Resource resource={entry.resource} names={names} />) },
+          {
+            header: "Result",
+            className: "result-cell",
+            cell: (entry) => (
+              <>
+                <span className={`badge badge-result-${entry.result}`} title={`HTTP ${entry.status}`}>
+                  {entry.result}
+                </span>{" "}
+                <span className="muted">{entry.status}</span>
+              </>
+            ),
+          },
+          { header: "Address", className: "mono nowrap", title: (entry) => (entry.request_id ? `request ${entry.request_id}` : undefined), cell: (entry) => entry.ip ?? <span className="muted">—</span> },
+        ]}
+        pages={
+          rows.length > 0
+            ? {
+                hasNextPage: entries.hasNextPage,
+                isFetchingNextPage: entries.isFetchingNextPage,
+                fetchNextPage: entries.fetchNextPage,
+                summary: (
+                  <span className="muted" role="status">
+                    {rows.length} entr{rows.length === 1 ? "y" : "ies"} shown{entries.hasNextPage ? "" : " — the end of the log"}
+                  </span>
+                ),
+              }
+            : undefined
+        }
+      />
     </section>
   );
 }

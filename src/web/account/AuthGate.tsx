@@ -6,8 +6,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, type ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
+import { markSignedOut, useCurrentUser } from "../api/account.js";
+import { isSessionEnded } from "../api/errors.js";
+import { useServiceMode } from "../api/health.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { isSessionEnded, noteSignedOut, signInPath, useCurrentUser, useServiceMode } from "./session.js";
+import { signInPath } from "./return-path.js";
 
 export function AuthGate({ children }: { children: ReactNode }) {
   const { mode, health } = useServiceMode();
@@ -31,7 +34,7 @@ function useSignInWhenSessionEnds(active: boolean): void {
   useEffect(() => {
     if (!active) return;
     const failed = (error: unknown) => {
-      if (isSessionEnded(error)) noteSignedOut(client);
+      if (isSessionEnded(error)) markSignedOut(client);
     };
     const stopQueries = client.getQueryCache().subscribe((event) => {
       if (event.type === "updated" && event.action.type === "error") failed(event.action.error);

@@ -1,7 +1,7 @@
 /** Changing your own password: the current one and the new one (twice); your other sessions end. */
-import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, ApiError, dataOf } from "../api.js";
+import { useChangePassword } from "../api/account.js";
+import { ApiError } from "../api/errors.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
 
@@ -9,8 +9,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [repeated, setRepeated] = useState("");
-  const change = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/auth/password", { body: { current_password: current, new_password: next } })),
+  const change = useChangePassword({
     onSuccess: () => {
       setCurrent("");
       setNext("");
@@ -27,7 +26,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const mismatch = repeated !== "" && repeated !== next;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!mismatch) change.mutate();
+    if (!mismatch) change.mutate({ current_password: current, new_password: next });
   };
   return (
     <ModalDialog open={open} title="Change password" onClose={close}>

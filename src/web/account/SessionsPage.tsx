@@ -1,21 +1,12 @@
 /** Your sessions (signed-in browsers and scripts): when each began, was last used and ends; end the others. */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, dataOf } from "../api.js";
-import { QueryState } from "../components/QueryState.js";
+import { useQuery } from "@tanstack/react-query";
+import { sessionsQuery, useEndSession } from "../api/account.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { When } from "../components/When.js";
+import { browserOf } from "./user-agent.js";
 import "./account.css";
-
-const SESSIONS_KEY = ["auth", "sessions"] as const;
-
-/** A user agent cut to what people recognise: the browser and the system, or the first words. */
-function browserOf(agent: string | null): string | null {
-  if (!agent) return null;
-  const browser = /(Edg|Firefox|Chrome|Chromium|Safari|curl|python-requests|node)\/[\d.]+/.exec(agent)?.[0]?.replace("Edg/", "Edge/");
-  const system = /\((?:X11; )?([^;)]+)/.exec(agent)?.[1];
-  return browser ? `${browser.split(".")[0]}${system ? ` on ${system}` : ""}` : agent.slice(0, 60);
-}
 
 export function SessionsPage() {
   return (
@@ -26,8 +17,8 @@ export function SessionsPage() {
 }
 
 function SessionsListing() {
-  const client = useQueryClient();
-  const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/sessions")) });
+  const sessions = useQuery(sessionsQuery());
+  const endSession = useEndSession();
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
   return (
     <section aria-labelledby="sessions-title" className="account-page">
@@ -38,59 +29,48 @@ function SessionsListing() {
         </div>
         {sessions.data ? <span className="count">{others === 0 ? "only this one" : `${others} other${others === 1 ? "" : "s"}`}</span> : null}
       </div>
-      <QueryState query={sessions} empty={sessions.data && sessions.data.length === 0 ? "No sessions." : null} />
-      {sessions.data && sessions.data.length > 0 ? (
-        <table className="listing">
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.data.map((session) => (
-              <tr key={session.id} className={session.current ? "current-row" : undefined}>
-                <td>
-                  <div>{browserOf(session.user_agent) ?? <span className="muted">unknown browser</span>}</div>
-                  <div className="muted mono">{session.ip ?? "address not recorded"}</div>
-                </td>
-                <td>
-                  <When iso={session.created_at} />
-                </td>
-                <td>
-                  <When iso={session.last_seen_at} />
-                </td>
-                <td>
-                  <When iso={session.expires_at} />
-                </td>
-                <td className="actions">
-                  {session.current ? (
-                    <span className="badge badge-current">This session</span>
-                  ) : (
-                    <ConfirmButton
-                      label="End session"
-                      accessibleName={`End session from ${browserOf(session.user_agent) ?? "an unknown browser"} at ${session.ip ?? "an unknown address"}`}
-                      title="End this session?"
-                      confirmLabel="End session"
-                      action={async () => dataOf(await api.DELETE("/api/auth/sessions/{id}", { params: { path: { id: session.id } } }))}
-                      onDone={() => void client.invalidateQueries({ queryKey: SESSIONS_KEY })}
-                    >
-                      <p>
-                        The browser or script signed in from {session.ip ?? "an unknown address"} ({browserOf(session.user_agent) ?? "unknown browser"}) will be signed out at its next request.
-                      </p>
-                    </ConfirmButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={sessions}
+        rows={sessions.data ?? []}
+        rowKey={(session) => session.id}
+        rowClassName={(session) => (session.current ? "current-row" : undefined)}
+        empty="No sessions."
+        columns={[
+          {
+            header: "Device",
+            cell: (session) => (
+              <>
+                <div>{browserOf(session.user_agent) ?? <span className="muted">unknown browser</span>}</div>
+                <div className="muted mono">{session.ip ?? "address not recorded"}</div>
+              </>
+            ),
+          },
+          { header: "Signed in", cell: (session) => <When iso={session.created_at} /> },
+          { header: "Last seen", cell: (session) => <When iso={session.last_seen_at} /> },
+          { header: "Expires", cell: (session) => <When iso={session.expires_at} /> },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "actions",
+            cell: (session) =>
+              session.current ? (
+                <span className="badge badge-current">This session</span>
+              ) : (
+                <ConfirmButton
+                  label="End session"
+                  accessibleName={`End session from ${browserOf(session.user_agent) ?? "an unknown browser"} at ${session.ip ?? "an unknown address"}`}
+                  title="End this session?"
+                  confirmLabel="End session"
+                  action={() => endSession.mutateAsync(session.id)}
+                >
+                  <p>
+                    The browser or script signed in from {session.ip ?? "an unknown address"} ({browserOf(session.user_agent) ?? "unknown browser"}) will be signed out at its next request.
+                  </p>
+                </ConfirmButton>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -3,12 +3,14 @@
  * a failed provider sign-in lands here with its reason. After signing in the app goes to `return_to` (a path
  * inside the app only) or the pipelines. Personal mode has no sign-in: the page says so.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { api, ApiError, baseUrl, dataOf } from "../api.js";
+import { providerSignInUrl, providersQuery, useSignIn } from "../api/account.js";
+import { ApiError } from "../api/errors.js";
+import { useServiceMode } from "../api/health.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { CURRENT_USER_KEY, safeReturnPath, useServiceMode, type CurrentUser } from "./session.js";
+import { safeReturnPath } from "./return-path.js";
 import "./account.css";
 
 export function SignInPage() {
@@ -69,21 +71,14 @@ function sentence(text: string): string {
 }
 
 function SignInForms({ mode, returnTo, oauthFailure }: { mode: "team" | "hpc"; returnTo: string; oauthFailure: string | null }) {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const providers = useQuery({ queryKey: ["auth", "providers"], queryFn: async () => dataOf(await api.GET("/api/auth/providers")), staleTime: Infinity });
-  const signIn = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/auth/login", { body: { username: username.trim(), password } })),
-    onSuccess: (answer) => {
-      // Answers cached before signing in (refusals, another account's data) must not show now.
-      client.clear();
-      client.setQueryData<CurrentUser>(CURRENT_USER_KEY, { user: answer.user, expires_at: answer.expires_at, mode, via: "session" });
-      void navigate(returnTo, { replace: true });
-    },
+  const providers = useQuery(providersQuery());
+  const signIn = useSignIn(mode, {
+    onSuccess: () => void navigate(returnTo, { replace: true }),
     onError: (error) => {
       if (error instanceof ApiError && error.status === 429) setWaitUntil(Date.now() + waitSeconds(error) * 1000);
     },
@@ -98,7 +93,7 @@ function SignInForms({ mode, returnTo, oauthFailure }: { mode: "team" | "hpc"; r
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setWaitUntil(null);
-    signIn.mutate();
+    signIn.mutate({ username: username.trim(), password });
   };
   const oauth = providers.data?.oauth ?? [];
   const failure = signIn.error;
@@ -146,10 +141,8 @@ function SignInForms({ mode, returnTo, oauthFailure }: { mode: "team" | "hpc"; r
           </div>
           <div className="auth-providers">
             {oauth.map((provider) => {
-              const href = new URL(provider.authorize_url, baseUrl);
-              if (returnTo !== "/") href.searchParams.set("return_to", returnTo);
               return (
-                <a key={provider.id} className={`provider-button provider-${provider.id}`} href={href.href}>
+                <a key={provider.id} className={`provider-button provider-${provider.id}`} href={providerSignInUrl(provider.authorize_url, returnTo)}>
                   Sign in with {provider.name}
                 </a>
               );

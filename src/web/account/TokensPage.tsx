@@ -2,19 +2,16 @@
  * Personal access tokens for scripts: the list (never the secrets), a new token shown exactly once with a
  * copy button, and revoking one after a confirmation.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
+import { tokensQuery, useCreateToken, useRevokeToken, type CreatedAccessToken } from "../api/account.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { CopyField } from "../components/CopyField.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { When } from "../components/When.js";
 import "./account.css";
-
-const TOKENS_KEY = ["auth", "tokens"] as const;
 
 export function TokensPage() {
   return (
@@ -25,9 +22,9 @@ export function TokensPage() {
 }
 
 function TokensListing() {
-  const client = useQueryClient();
-  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: async () => dataOf(await api.GET("/api/auth/tokens")) });
-  const [created, setCreated] = useState<components["schemas"]["CreatedAccessToken"] | null>(null);
+  const tokens = useQuery(tokensQuery());
+  const revoke = useRevokeToken();
+  const [created, setCreated] = useState<CreatedAccessToken | null>(null);
   return (
     <section aria-labelledby="tokens-title" className="account-page">
       <div className="page-head">
@@ -43,74 +40,51 @@ function TokensListing() {
       <h2 className="section-title">
         Your tokens {tokens.data ? <span className="count">{tokens.data.length}</span> : null}
       </h2>
-      <QueryState query={tokens} empty={tokens.data && tokens.data.length === 0 ? "No access tokens yet. Create one above for each script that talks to strand." : null} />
-      {tokens.data && tokens.data.length > 0 ? (
-        <table className="listing">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.map((token) => {
-              const expired = token.expires_at !== null && new Date(token.expires_at).getTime() < Date.now();
-              return (
-                <tr key={token.id}>
-                  <td>
-                    <strong>{token.name}</strong> {expired ? <span className="badge badge-failed">expired</span> : null}
-                  </td>
-                  <td>
-                    <When iso={token.created_at} />
-                  </td>
-                  <td>
-                    <When iso={token.expires_at} empty="never" />
-                  </td>
-                  <td>
-                    <When iso={token.last_used_at} empty="not yet" />
-                  </td>
-                  <td className="actions">
-                    <ConfirmButton
-                      label="Revoke"
-                      accessibleName={`Revoke token ${token.name}`}
-                      title={`Revoke ${token.name}?`}
-                      confirmLabel="Revoke token"
-                      action={async () => dataOf(await api.DELETE("/api/auth/tokens/{id}", { params: { path: { id: token.id } } }))}
-                      onDone={() => void client.invalidateQueries({ queryKey: TOKENS_KEY })}
-                    >
-                      <p>Scripts using this token stop working at once. This cannot be undone: you would create a new token and update them.</p>
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={tokens}
+        rows={tokens.data ?? []}
+        rowKey={(token) => token.id}
+        empty="No access tokens yet. Create one above for each script that talks to strand."
+        columns={[
+          {
+            header: "Name",
+            cell: (token) => (
+              <>
+                <strong>{token.name}</strong> {token.expires_at !== null && new Date(token.expires_at).getTime() < tokens.dataUpdatedAt ? <span className="badge badge-failed">expired</span> : null}
+              </>
+            ),
+          },
+          { header: "Created", cell: (token) => <When iso={token.created_at} /> },
+          { header: "Expires", cell: (token) => <When iso={token.expires_at} empty="never" /> },
+          { header: "Last used", cell: (token) => <When iso={token.last_used_at} empty="not yet" /> },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "actions",
+            cell: (token) => (
+              <ConfirmButton label="Revoke" accessibleName={`Revoke token ${token.name}`} title={`Revoke ${token.name}?`} confirmLabel="Revoke token" action={() => revoke.mutateAsync(token.id)}>
+                <p>Scripts using this token stop working at once. This cannot be undone: you would create a new token and update them.</p>
+              </ConfirmButton>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }
 
-function CreateTokenForm({ onCreated }: { onCreated: (token: components["schemas"]["CreatedAccessToken"]) => void }) {
-  const client = useQueryClient();
+function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken) => void }) {
   const [name, setName] = useState("");
   const [days, setDays] = useState("90");
-  const create = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/auth/tokens", { body: { name: name.trim(), ...(days === "" ? {} : { expires_in_days: Number(days) }) } })),
+  const create = useCreateToken({
     onSuccess: (token) => {
       setName("");
       onCreated(token);
-      void client.invalidateQueries({ queryKey: TOKENS_KEY });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ name: name.trim(), ...(days === "" ? {} : { expires_in_days: Number(days) }) });
   };
   return (
     <form className="panel inline-form" onSubmit={submit} aria-labelledby="new-token-title">
@@ -138,7 +112,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: components["schemas
   );
 }
 
-function NewTokenNotice({ token, onDone }: { token: components["schemas"]["CreatedAccessToken"]; onDone: () => void }) {
+function NewTokenNotice({ token, onDone }: { token: CreatedAccessToken; onDone: () => void }) {
   return (
     <div className="panel new-secret" role="region" aria-labelledby="new-secret-title">
       <h2 id="new-secret-title" className="panel-title">

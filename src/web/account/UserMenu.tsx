@@ -4,12 +4,11 @@
  * settings, the administrators' pages, changing your password and signing out. A disclosure button: Escape
  * or a click elsewhere closes it and focus returns to the button; the arrow keys move between its entries.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { api, dataOf } from "../api.js";
+import { useCurrentUser, useSignOut } from "../api/account.js";
+import { useServiceMode } from "../api/health.js";
 import { ChangePasswordDialog } from "./ChangePasswordDialog.js";
-import { noteSignedOut, useCurrentUser, useServiceMode } from "./session.js";
 import "./account.css";
 
 export function UserMenu() {
@@ -28,41 +27,32 @@ export function UserMenu() {
 }
 
 function SignedInMenu({ username, role }: { username: string; role: "admin" | "user" | "viewer" }) {
-  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  // The page the menu was opened on: a page change (following one of the links) closes it.
+  const [openOn, setOpenOn] = useState<string | undefined>();
+  const open = openOn === location.pathname;
   const [changingPassword, setChangingPassword] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
-  const client = useQueryClient();
   const navigate = useNavigate();
-  const location = useLocation();
-
-  // A page change (following one of the links) closes the menu.
-  useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {
     if (!open) return;
     const outside = (event: PointerEvent) => {
-      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node)) setOpen(false);
+      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node)) setOpenOn(undefined);
     };
     document.addEventListener("pointerdown", outside);
     return () => document.removeEventListener("pointerdown", outside);
   }, [open]);
 
-  const signOut = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/auth/logout")),
-    onSettled: () => {
-      // Whatever the answer (a session already over says 401), this browser is signed out now.
-      client.clear();
-      noteSignedOut(client);
-      void navigate("/sign-in", { replace: true });
-    },
-  });
+  // Whatever the answer (a session already over says 401), this browser is signed out now.
+  const signOut = useSignOut({ onSettled: () => void navigate("/sign-in", { replace: true }) });
 
   const entries = () => [...(panel.current?.querySelectorAll<HTMLElement>("a, button") ?? [])];
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Escape" && open) {
       event.stopPropagation();
-      setOpen(false);
+      setOpenOn(undefined);
       button.current?.focus();
       return;
     }
@@ -82,11 +72,11 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
         className="user-menu-button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => setOpenOn(open ? undefined : location.pathname)}
         onKeyDown={(event) => {
           if (event.key === "ArrowDown" && !open) {
             event.preventDefault();
-            setOpen(true);
+            setOpenOn(location.pathname);
             requestAnimationFrame(() => entries()[0]?.focus());
           }
         }}
@@ -121,7 +111,7 @@ function SignedInMenu({ username, role }: { username: string; role: "admin" | "u
           <button
             type="button"
             onClick={() => {
-              setOpen(false);
+              setOpenOn(undefined);
               setChangingPassword(true);
             }}
           >

@@ -3,22 +3,17 @@
  * delete an account after a confirmation. The service keeps at least one administrator and says so when a
  * change would remove the last one; its message shows here.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
+import { useChangeRole, useCreateUser, useCurrentUser, useDeleteUser, useResetPassword, usersQuery, type Role, type User } from "../api/account.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { AccountOnly } from "./AccountOnly.js";
 import { ConfirmButton } from "../components/ConfirmButton.js";
 import { ModalDialog } from "../components/ModalDialog.js";
-import { useCurrentUser } from "./session.js";
 import { When } from "../components/When.js";
 import "./account.css";
 
-type Role = components["schemas"]["UserSummary"]["role"];
-type User = components["schemas"]["User"];
-const USERS_KEY = ["users"] as const;
 const ROLES: { role: Role; says: string }[] = [
   { role: "admin", says: "everything, accounts and the audit log" },
   { role: "user", says: "own pipelines and runs" },
@@ -34,13 +29,10 @@ export function UsersPage() {
 }
 
 function UsersListing() {
-  const client = useQueryClient();
   const me = useCurrentUser(true);
-  const users = useQuery({ queryKey: USERS_KEY, queryFn: async () => dataOf(await api.GET("/api/users")) });
-  const changeRole = useMutation({
-    mutationFn: async ({ id, role }: { id: string; role: Role }) => dataOf(await api.PATCH("/api/users/{id}", { params: { path: { id } }, body: { role } })),
-    onSettled: () => void client.invalidateQueries({ queryKey: USERS_KEY }),
-  });
+  const users = useQuery(usersQuery());
+  const changeRole = useChangeRole();
+  const deleteUser = useDeleteUser();
   const [resetting, setResetting] = useState<User | null>(null);
   return (
     <section aria-labelledby="users-title" className="account-page">
@@ -58,91 +50,80 @@ function UsersListing() {
           {changeRole.data.username} is now {changeRole.data.role}.
         </p>
       ) : null}
-      <QueryState query={users} empty={users.data && users.data.length === 0 ? "No accounts yet: create the first one above." : null} />
-      {users.data && users.data.length > 0 ? (
-        <table className="listing">
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Sign-in</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((user) => (
-              <tr key={user.id}>
-                <td>
-                  <strong>{user.username}</strong> {user.id === me.data?.user.id ? <span className="badge badge-current">you</span> : null}
-                </td>
-                <td>
-                  <select
-                    aria-label={`Role of ${user.username}`}
-                    value={user.role}
-                    disabled={changeRole.isPending}
-                    onChange={(event) => {
-                      changeRole.reset();
-                      changeRole.mutate({ id: user.id, role: event.target.value as Role });
-                    }}
-                  >
-                    {ROLES.map(({ role }) => (
-                      <option key={role} value={role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>{user.has_password ? "password" : <span className="muted">GitHub or ORCID only</span>}</td>
-                <td>
-                  <When iso={user.created_at} />
-                </td>
-                <td className="actions">
-                  <button type="button" aria-label={`Reset password of ${user.username}`} onClick={() => setResetting(user)}>
-                    Reset password
-                  </button>
-                  <ConfirmButton
-                    label="Delete"
-                    accessibleName={`Delete ${user.username}`}
-                    title={`Delete ${user.username}?`}
-                    confirmLabel="Delete account"
-                    action={async () => dataOf(await api.DELETE("/api/users/{id}", { params: { path: { id: user.id } } }))}
-                    onDone={() => void client.invalidateQueries({ queryKey: USERS_KEY })}
-                  >
-                    <p>
-                      {user.username} can no longer sign in; their sessions and access tokens stop working at once. Their pipelines and runs stay. This cannot be undone.
-                    </p>
-                  </ConfirmButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={users}
+        rows={users.data ?? []}
+        rowKey={(user) => user.id}
+        empty="No accounts yet: create the first one above."
+        columns={[
+          {
+            header: "Username",
+            cell: (user) => (
+              <>
+                <strong>{user.username}</strong> {user.id === me.data?.user.id ? <span className="badge badge-current">you</span> : null}
+              </>
+            ),
+          },
+          {
+            header: "Role",
+            cell: (user) => (
+              <select
+                aria-label={`Role of ${user.username}`}
+                value={user.role}
+                disabled={changeRole.isPending}
+                onChange={(event) => {
+                  changeRole.reset();
+                  changeRole.mutate({ id: user.id, role: event.target.value as Role });
+                }}
+              >
+                {ROLES.map(({ role }) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+            ),
+          },
+          { header: "Sign-in", cell: (user) => (user.has_password ? "password" : <span className="muted">GitHub or ORCID only</span>) },
+          { header: "Created", cell: (user) => <When iso={user.created_at} /> },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "actions",
+            cell: (user) => (
+              <>
+                <button type="button" aria-label={`Reset password of ${user.username}`} onClick={() => setResetting(user)}>
+                  Reset password
+                </button>
+                <ConfirmButton label="Delete" accessibleName={`Delete ${user.username}`} title={`Delete ${user.username}?`} confirmLabel="Delete account" action={() => deleteUser.mutateAsync(user.id)}>
+                  <p>
+                    {user.username} can no longer sign in; their sessions and access tokens stop working at once. Their pipelines and runs stay. This cannot be undone.
+                  </p>
+                </ConfirmButton>
+              </>
+            ),
+          },
+        ]}
+      />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </section>
   );
 }
 
 function CreateUserForm() {
-  const client = useQueryClient();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<Role>("user");
-  const create = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/users", { body: { username: username.trim(), password, role } })),
+  const create = useCreateUser({
     onSuccess: () => {
       setUsername("");
       setPassword("");
       setRole("user");
-      void client.invalidateQueries({ queryKey: USERS_KEY });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ username: username.trim(), password, role });
   };
   return (
     <form className="panel inline-form" onSubmit={submit} aria-labelledby="new-user-title">
@@ -183,15 +164,8 @@ function CreateUserForm() {
 }
 
 function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
-  const client = useQueryClient();
   const [password, setPassword] = useState("");
-  const reset = useMutation({
-    mutationFn: async (id: string) => dataOf(await api.PATCH("/api/users/{id}", { params: { path: { id } }, body: { password } })),
-    onSuccess: () => {
-      setPassword("");
-      void client.invalidateQueries({ queryKey: USERS_KEY });
-    },
-  });
+  const reset = useResetPassword({ onSuccess: () => setPassword("") });
   const close = () => {
     reset.reset();
     setPassword("");
@@ -213,7 +187,7 @@ function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: ()
           className="stacked-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (user) reset.mutate(user.id);
+            if (user) reset.mutate({ id: user.id, password });
           }}
         >
           <p>Their sessions and access tokens end, and a sign-in lock-out is lifted.</p>

@@ -5,7 +5,8 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { api, ApiError, dataOf } from "../api.js";
+import { ApiError } from "../api/errors.js";
+import { templatesQuery } from "../api/templates.js";
 import "./ai.css";
 
 /** The error code of a service without a usable AI provider. */
@@ -52,7 +53,7 @@ export function AiNotConfigured({ what = "draft pipelines" }: { what?: string })
 /** A suggestion, with a named template as a link to it. */
 function SuggestionText({ text }: { text: string }) {
   const named = /Try the ([\w.-]+) template/i.exec(text);
-  const templates = useQuery({ queryKey: ["templates"], queryFn: async () => dataOf(await api.GET("/api/templates")), staleTime: 300_000, enabled: named !== null });
+  const templates = useQuery({ ...templatesQuery(), enabled: named !== null });
   if (!named) return <>{text}</>;
   const wanted = named[1]!.toLowerCase();
   const template = templates.data?.find((entry) => [entry.name, entry.slug, entry.id].some((name) => name?.toLowerCase() === wanted));

@@ -4,19 +4,16 @@
  * shared one: provider, model, base URL and key. The key is write-only: never shown or pre-filled, only
  * whether one is saved; an empty key field keeps it. Removing settings asks first.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
-import { useCurrentUser, useServiceMode } from "../account/session.js";
+import { useCurrentUser } from "../api/account.js";
+import { useAiConfig, useRemoveAiConfig, useSaveAiConfig, useTestAi, type AiConfig } from "../api/ai.js";
+import { useServiceMode } from "../api/health.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { relativeTime } from "../components/formatting.js";
-import { AI_CONFIG_KEY, useAiConfig } from "./DescribePanel.js";
 import "./ai.css";
 
-type AiConfig = components["schemas"]["AiConfig"];
 type Stored = NonNullable<AiConfig["user"]>;
 type Scope = "user" | "server";
 
@@ -87,7 +84,7 @@ export function AiSettingsPage() {
 
 /** The chain: who answers first, who takes over, and a test of the first. */
 function ChainCard({ config, canTest }: { config: AiConfig; canTest: boolean }) {
-  const test = useMutation({ mutationFn: async () => dataOf(await api.POST("/api/ai/test")) });
+  const test = useTestAi();
   return (
     <section className="ai-card" aria-labelledby="ai-chain-title">
       <h2 id="ai-chain-title">Who answers</h2>
@@ -175,7 +172,6 @@ function SettingsCard({ scope, title, lead, stored }: { scope: Scope; title: str
 }
 
 function SettingsForm({ scope, stored, title }: { scope: Scope; stored: Stored | null; title: string }) {
-  const client = useQueryClient();
   const initialKind = (stored && stored.provider in PROVIDERS ? stored.provider : "anthropic") as Kind;
   const [kind, setKind] = useState<Kind>(initialKind);
   const [model, setModel] = useState(stored?.model ?? "");
@@ -187,13 +183,7 @@ function SettingsForm({ scope, stored, title }: { scope: Scope; stored: Stored |
   const defaults = PROVIDERS[kind];
   // The service keeps a saved key only while the provider stays the same.
   const keyKept = stored !== null && stored.has_api_key && stored.provider === kind;
-  const change = useMutation({
-    mutationFn: async (body: components["schemas"]["AiConfigChange"]) => dataOf(await api.POST("/api/ai/config", { body })),
-    onSuccess: (answer) => {
-      client.setQueryData(AI_CONFIG_KEY, answer);
-      void client.invalidateQueries({ queryKey: AI_CONFIG_KEY });
-    },
-  });
+  const change = useSaveAiConfig();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
@@ -207,13 +197,7 @@ function SettingsForm({ scope, stored, title }: { scope: Scope; stored: Stored |
       },
     );
   };
-  const remove = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/ai/config", { body: { scope, provider: "disabled" } })),
-    onSuccess: (answer) => {
-      setRemoving(false);
-      client.setQueryData(AI_CONFIG_KEY, answer);
-    },
-  });
+  const remove = useRemoveAiConfig(scope, { onSuccess: () => setRemoving(false) });
   return (
     <form className="ai-settings-form" onSubmit={submit} aria-label={`${title} settings`}>
       <div className="ai-field">
@@ -259,7 +243,7 @@ function SettingsForm({ scope, stored, title }: { scope: Scope; stored: Stored |
           {change.isPending ? "Saving…" : "Save"}
         </button>
         {stored ? (
-          <button type="button" className="ai-danger" onClick={() => setRemoving(true)}>
+          <button type="button" className="danger-text" onClick={() => setRemoving(true)}>
             Remove
           </button>
         ) : null}

@@ -4,12 +4,12 @@
  * proposed pipeline is a card with its changes against the editor's text and the engine's verdict; it
  * reaches the editor only through "Apply to editor", unsaved, and nothing here saves anything.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { useAiConfig } from "../api/ai.js";
+import { chatSessionsQuery, useDeleteChatSession } from "../api/chat.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { AiNotConfigured, AiProblem } from "./AiProblem.js";
-import { useAiConfig } from "./DescribePanel.js";
 import { TomlPreview } from "./TomlPreview.js";
 import { useChat, type ChatContext, type ChatToolUse, type ProposedPipeline } from "./useChat.js";
 import "./copilot.css";
@@ -285,15 +285,12 @@ function PipelineCard({ pipeline, editorText, onApply, onDismiss }: { pipeline: 
 
 /** Past sessions: open one, or delete it after a confirmation. */
 function SessionHistory({ current, onOpen, onDeleted, onClose }: { current?: string; onOpen: (id: string) => void; onDeleted: (id: string) => void; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: ["chat-sessions"], queryFn: async () => dataOf(await api.GET("/api/chat/sessions", { params: { query: { limit: 50 } } })) });
+  const sessions = useQuery(chatSessionsQuery());
   const [deleting, setDeleting] = useState<{ id: string; title: string } | undefined>();
-  const remove = useMutation({
-    mutationFn: async (id: string) => dataOf(await api.DELETE("/api/chat/sessions/{id}", { params: { path: { id } } })),
+  const remove = useDeleteChatSession({
     onSuccess: (_answer, id) => {
       onDeleted(id);
       setDeleting(undefined);
-      void queryClient.invalidateQueries({ queryKey: ["chat-sessions"] });
     },
   });
   const first = useRef<HTMLDivElement>(null);

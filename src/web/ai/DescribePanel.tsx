@@ -6,9 +6,8 @@
  * user's "Open in editor" (or "Replace editor text", after a confirmation) hands it on, and it is saved only
  * when the user saves it there.
  */
-import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { useAiConfig } from "../api/ai.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { AiNotConfigured, AiProblem } from "./AiProblem.js";
 import { useDraftStream, type Draft, type DraftProgress, type DraftState } from "./useDraftStream.js";
@@ -19,14 +18,6 @@ const TomlPreview = lazy(async () => ({ default: (await import("./TomlPreview.js
 
 /** Correction rounds the service allows after the first draft (its MAX_CORRECTIONS). */
 const MAX_CORRECTIONS = 3;
-
-/** The AI settings' query key (shared with the settings page). */
-export const AI_CONFIG_KEY = ["ai", "config"] as const;
-
-/** The AI settings as the service answers them. */
-export function useAiConfig() {
-  return useQuery({ queryKey: AI_CONFIG_KEY, queryFn: async () => dataOf(await api.GET("/api/ai/config")), staleTime: 30_000 });
-}
 
 export function DescribePanel({
   onUse,

@@ -7,11 +7,10 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
-import { runKeys } from "../runs/run-data.js";
+import { explainFailure, useAiConfig } from "../api/ai.js";
+import { diagnosticsQuery } from "../api/runs.js";
 import { AiNotConfigured, AiProblem } from "./AiProblem.js";
-import { useAiConfig } from "./DescribePanel.js";
 import "./ai.css";
 
 type Explanation = components["schemas"]["ExplainResult"];
@@ -25,14 +24,23 @@ export function ExplainFailure({ runId }: { runId: string }) {
   const current = useRef<AbortController | null>(null);
   const jobId = useId();
   // The same answer the diagnostics above show (one request): the failed jobs to choose from.
-  const diagnostics = useQuery({ queryKey: [...runKeys.diagnostics(runId)], queryFn: async () => dataOf(await api.GET("/api/runs/{id}/diagnostics", { params: { path: { id: runId } } })) });
+  const diagnostics = useQuery(diagnosticsQuery(runId));
   const jobs = [...new Set((diagnostics.data?.failures ?? []).map((failure) => failure.job).filter((name): name is string => Boolean(name)))];
 
-  useEffect(() => () => current.current?.abort(), []);
-  useEffect(() => {
-    current.current?.abort();
+  // Leaving the page, or another run, stops the request (and the model call behind it) and starts afresh.
+  useEffect(
+    () => () => {
+      const abort = current.current;
+      current.current = null;
+      abort?.abort();
+    },
+    [runId],
+  );
+  const [explaining, setExplaining] = useState(runId);
+  if (explaining !== runId) {
+    setExplaining(runId);
     setState({ phase: "idle" });
-  }, [runId]);
+  }
 
   const run = async () => {
     current.current?.abort();
@@ -40,7 +48,7 @@ export function ExplainFailure({ runId }: { runId: string }) {
     current.current = abort;
     setState({ phase: "working", job: job || undefined });
     try {
-      const result = dataOf(await api.POST("/api/ai/explain", { body: { run_id: runId, ...(job ? { job } : {}) }, signal: abort.signal }));
+      const result = await explainFailure({ run_id: runId, ...(job ? { job } : {}) }, abort.signal);
       if (current.current === abort) setState({ phase: "done", result });
     } catch (error) {
       if (current.current !== abort) return;

@@ -1,13 +1,13 @@
 /**
  * A conversation with the copilot over `POST /api/chat/send`: the reply's text as it streams, its tool calls,
- * a proposed pipeline with the engine's verdict, and the session it belongs to. A plain `fetch` (the typed
- * client cannot stream) at the service's `baseUrl`; Stop aborts it, which also stops the model call, and
- * what was already said stays on screen. A provider failing midway (`status.restart_round`) drops that
+ * a proposed pipeline with the engine's verdict, and the session it belongs to. Stop aborts the request,
+ * which also stops the model call, and what was already said stays on screen. A provider failing midway (`status.restart_round`) drops that
  * round's text before the next provider writes it again.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api, ApiError, baseUrl, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
+import { fetchChatMessages, openChatStream, type ChatMessage } from "../api/chat.js";
+import { ApiError } from "../api/errors.js";
 import { readNamedEvents } from "./event-stream.js";
 
 /** The engine's verdict on a proposed pipeline. */
@@ -91,17 +91,11 @@ export function useChat() {
     };
     try {
       const { run_id, ...editor } = context;
-      const response = await fetch(new URL("api/chat/send", baseUrl), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-        body: JSON.stringify({ message, ...(session.current ? { session_id: session.current } : {}), ...(run_id ? { run_id } : {}), context: editor }),
-        signal: abort.signal,
-      });
-      if (!response.ok || !response.body) throw new ApiError(response.status, await errorBody(response));
+      const stream = await openChatStream({ message, ...(session.current ? { session_id: session.current } : {}), ...(run_id ? { run_id } : {}), context: editor }, abort.signal);
       started = true;
       setEntries((list) => [...list, { key: replyKey, role: "assistant", text: "", tools: [], state: "streaming" }]);
       let ended: "done" | "failed" | undefined;
-      await readNamedEvents(response.body, ({ event, data }) => {
+      await readNamedEvents(stream, ({ event, data }) => {
         if (ended) return;
         const payload = parse(data);
         if (event === "status") {
@@ -165,7 +159,7 @@ export function useChat() {
     current.current?.abort();
     setProblem(undefined);
     try {
-      const loaded = dataOf(await api.GET("/api/chat/sessions/{id}/messages", { params: { path: { id } } }));
+      const loaded = await fetchChatMessages(id);
       session.current = id;
       setSessionId(id);
       setEntries(loaded.messages.filter((message) => message.role !== "tool").map(entryOf));
@@ -187,7 +181,7 @@ export function useChat() {
   return { entries, sessionId, status, sending, problem, finished, send, stop, newChat, openSession, forget, dismissPipeline };
 }
 
-function entryOf(message: components["schemas"]["ChatMessage"]): ChatEntry {
+function entryOf(message: ChatMessage): ChatEntry {
   const metadata = (message.metadata ?? {}) as { tool_calls?: ChatToolUse[]; toml_content?: string | null; validation?: ChatValidation | null; cancelled?: boolean; error?: string };
   const toml = metadata.toml_content;
   return {
@@ -205,14 +199,6 @@ function withResult(tools: ChatToolUse[], name: string, summary: string, refused
   const index = tools.findIndex((tool) => tool.name === name && tool.summary === undefined);
   if (index === -1) return [...tools, { name, args: null, summary, refused }];
   return tools.map((tool, at) => (at === index ? { ...tool, summary, refused } : tool));
-}
-
-async function errorBody(response: Response): Promise<ApiError["body"]> {
-  try {
-    return (await response.json()) as ApiError["body"];
-  } catch {
-    return { message: `the service answered ${response.status}` };
-  }
 }
 
 function parse(data: string): Record<string, unknown> {

@@ -1,12 +1,13 @@
 /**
  * Drafting a pipeline from a sentence over `POST /api/ai/translate/stream`: the progress events as they
- * come, then the draft or the failure. A plain `fetch` (the typed client cannot stream) at the service's
- * `baseUrl`; cancelling aborts the request, which also stops the model call on the service. Nothing is
+ * come, then the draft or the failure. Cancelling aborts the request, which also stops the model call on
+ * the service. Nothing is
  * saved: the draft is handed to the page, which shows it until the user takes it.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, baseUrl } from "../api.js";
 import type { components } from "../../client/api-types.js";
+import { openDraftStream } from "../api/ai.js";
+import { ApiError } from "../api/errors.js";
 import { readNamedEvents } from "./event-stream.js";
 
 /** The draft as the `done` event (and `POST /api/ai/translate`) carries it. */
@@ -56,15 +57,9 @@ export function useDraftStream() {
     };
     update({ phase: "drafting", progress: [] });
     try {
-      const response = await fetch(new URL("api/ai/translate/stream", baseUrl), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-        body: JSON.stringify({ intent: request.intent, ...(request.data ? { context: { data: request.data } } : {}) }),
-        signal: abort.signal,
-      });
-      if (!response.ok || !response.body) throw new ApiError(response.status, await errorBody(response));
+      const stream = await openDraftStream({ intent: request.intent, ...(request.data ? { context: { data: request.data } } : {}) }, abort.signal);
       let finished = false;
-      await readNamedEvents(response.body, ({ event, data }) => {
+      await readNamedEvents(stream, ({ event, data }) => {
         if (finished) return;
         const payload = parse(data);
         if (event === "progress") {
@@ -99,14 +94,6 @@ export function useDraftStream() {
   }, []);
 
   return { state, start, cancel, reset };
-}
-
-async function errorBody(response: Response): Promise<ApiError["body"]> {
-  try {
-    return (await response.json()) as ApiError["body"];
-  } catch {
-    return { message: `the service answered ${response.status}` };
-  }
 }
 
 function parse(data: string): unknown {

@@ -1,5 +1,5 @@
 /** A failed request as the service explained it: its message, and what to do when it said. */
-import { ApiError } from "../api.js";
+import { ApiError } from "../api/errors.js";
 
 export function ErrorNotice({ error }: { error: Error }) {
   const suggestion = error instanceof ApiError ? error.body.suggestion : undefined;

@@ -35,7 +35,7 @@ export function byteSize(bytes: number | null | undefined): string {
   return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** A duration in the largest fitting units: `850 ms`, `12.4 s`, `3 m 05 s`, `2 h 14 m`; "—" when unknown. */
+/** A duration in the largest fitting units: `850 ms`, `9.4 s`, `42 s`, `3 m 05 s`, `2 h 14 m`; "—" when unknown. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms == null || !Number.isFinite(ms)) return "—";
   if (ms < 1000) return `${Math.round(ms)} ms`;

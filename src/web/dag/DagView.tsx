@@ -6,25 +6,11 @@
  */
 import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import { layoutGraph } from "./layout.js";
+import { aggregateFanOuts, GROUP_PREFIX, type DagEdge, type DagNode } from "./drawn-graph.js";
 import type { LayoutPositions } from "./layout-engine.js";
 import "./dag.css";
-
-export interface DagNode {
-  id: string;
-  label: string;
-  /** pending, running, completed, failed, skipped, would_run, would_skip; absent in the editor. */
-  status?: string;
-  jobs?: { total: number; completed: number; failed: number; running: number; skipped: number };
-  /** A short line under the name when there is no status (the editor: threads and environment). */
-  detail?: string;
-}
-
-export interface DagEdge {
-  source: string;
-  target: string;
-}
 
 /** The states the run page reports, in legend order, with the symbol that says it without colour. */
 export const DAG_STATUSES: { status: string; label: string; icon: string }[] = [
@@ -40,7 +26,6 @@ const STATUS_BY_NAME = new Map(DAG_STATUSES.map((entry) => [entry.status, entry]
 
 const NODE_WIDTH = 200;
 const NODE_HEIGHT = 60;
-const GROUP_PREFIX = "group:";
 
 interface RuleNodeData extends Record<string, unknown> {
   label: string;
@@ -113,77 +98,6 @@ function editKey(event: KeyboardEvent, target: HTMLElement, editing: DagEditHand
   return true;
 }
 
-/** Folds each set of more than `threshold` rules that share the same inputs and dependents into one node. */
-function aggregateFanOuts(nodes: DagNode[], edges: DagEdge[], threshold: number, expanded: ReadonlySet<string>) {
-  const parents = new Map<string, string[]>();
-  const children = new Map<string, string[]>();
-  for (const edge of edges) {
-    (parents.get(edge.target) ?? parents.set(edge.target, []).get(edge.target)!).push(edge.source);
-    (children.get(edge.source) ?? children.set(edge.source, []).get(edge.source)!).push(edge.target);
-  }
-  const bySignature = new Map<string, DagNode[]>();
-  for (const node of nodes) {
-    const up = [...(parents.get(node.id) ?? [])].sort().join(",");
-    const down = [...(children.get(node.id) ?? [])].sort().join(",");
-    // Rules with no neighbours at all are not a fan-out: keep them apart.
-    if (up === "" && down === "") continue;
-    const signature = `${up}|${down}`;
-    (bySignature.get(signature) ?? bySignature.set(signature, []).get(signature)!).push(node);
-  }
-  const groupOf = new Map<string, string>();
-  const groups: { id: string; members: DagNode[] }[] = [];
-  for (const members of bySignature.values()) {
-    if (members.length <= threshold) continue;
-    const id = `${GROUP_PREFIX}${members[0]!.id}`;
-    if (expanded.has(id)) continue;
-    groups.push({ id, members });
-    for (const member of members) groupOf.set(member.id, id);
-  }
-  if (groups.length === 0) return { nodes, edges, groups: new Map<string, string[]>() };
-  const drawn: DagNode[] = nodes.filter((node) => !groupOf.has(node.id));
-  const members = new Map<string, string[]>();
-  for (const group of groups) {
-    members.set(
-      group.id,
-      group.members.map((member) => member.id),
-    );
-    drawn.push({ id: group.id, label: `${group.members[0]!.label} … ${group.members.at(-1)!.label}`, ...summarise(group.members) });
-  }
-  const seen = new Set<string>();
-  const drawnEdges: DagEdge[] = [];
-  for (const edge of edges) {
-    const source = groupOf.get(edge.source) ?? edge.source;
-    const target = groupOf.get(edge.target) ?? edge.target;
-    const key = `${source}\u0000${target}`;
-    if (source === target || seen.has(key)) continue;
-    seen.add(key);
-    drawnEdges.push({ source, target });
-  }
-  return { nodes: drawn, edges: drawnEdges, groups: members };
-}
-
-/** A group's state is its most pressing member's (failed, then running, …); its job counts are the sum. */
-function summarise(members: DagNode[]): Pick<DagNode, "status" | "jobs"> {
-  const order = ["failed", "running", "pending", "would_run", "completed", "would_skip", "skipped"];
-  const statuses = new Set(members.map((member) => member.status).filter((status): status is string => status !== undefined));
-  const status = order.find((candidate) => statuses.has(candidate)) ?? [...statuses][0];
-  const withJobs = members.filter((member) => member.jobs);
-  const jobs =
-    withJobs.length === 0
-      ? undefined
-      : withJobs.reduce(
-          (sum, member) => ({
-            total: sum.total + member.jobs!.total,
-            completed: sum.completed + member.jobs!.completed,
-            failed: sum.failed + member.jobs!.failed,
-            running: sum.running + member.jobs!.running,
-            skipped: sum.skipped + member.jobs!.skipped,
-          }),
-          { total: 0, completed: 0, failed: 0, running: 0, skipped: 0 },
-        );
-  return { status, jobs };
-}
-
 export interface DagViewProps {
   nodes: DagNode[];
   edges: DagEdge[];
@@ -241,29 +155,30 @@ function DagCanvas({ nodes, edges, selected, onSelect, aggregateAbove = 12, labe
   const [positions, setPositions] = useState<{ key: string; at: LayoutPositions } | undefined>();
   const [layoutError, setLayoutError] = useState<string | undefined>();
   const flow = useReactFlow();
-  const onLayoutRef = useRef(onLayout);
-  onLayoutRef.current = onLayout;
+  // Read when the layout is asked and when it is done: the latest graph and callback, not dependencies.
+  const layoutRequest = useEffectEvent(() => ({
+    nodes: drawn.nodes.map((node) => ({ id: node.id, width: NODE_WIDTH, height: NODE_HEIGHT })),
+    edges: drawn.edges,
+  }));
+  const laidOut = useEffectEvent((timing: { nodes: number; milliseconds: number }) => onLayout?.(timing));
 
   useEffect(() => {
     let current = true;
     const started = performance.now();
-    const request = {
-      nodes: drawn.nodes.map((node) => ({ id: node.id, width: NODE_WIDTH, height: NODE_HEIGHT })),
-      edges: drawn.edges,
-    };
+    const request = layoutRequest();
     layoutGraph(request).then(
       (at) => {
         if (!current) return;
         setLayoutError(undefined);
         setPositions({ key: structureKey, at });
-        onLayoutRef.current?.({ nodes: request.nodes.length, milliseconds: Math.round(performance.now() - started) });
+        laidOut({ nodes: request.nodes.length, milliseconds: Math.round(performance.now() - started) });
       },
       (error: unknown) => current && setLayoutError(error instanceof Error ? error.message : String(error)),
     );
     return () => {
       current = false;
     };
-    // drawn changes exactly when structureKey does, for what the layout reads.
+    // The graph is laid out again exactly when its structure changes (not its states).
   }, [structureKey]);
 
   const flowNodes = useMemo<RuleFlowNode[]>(() => {

@@ -4,11 +4,12 @@
  * connects, and keys on a focused rule or edge do the same from the keyboard. Every edit replaces the
  * editor's text with the service's answer and leaves it unsaved: the user saves.
  */
-import { useEffect, useId, useMemo, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from "react";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
-import { DagView, edgeKey, type DagEdge, type DagEditHandlers, type DagNode } from "./DagView.js";
+import { DagView, edgeKey, type DagEditHandlers } from "./DagView.js";
+import type { DagEdge, DagNode } from "./drawn-graph.js";
 import { useGraphCommands, type GraphTextAccess } from "./useGraphCommands.js";
 import "./graph-editing.css";
 
@@ -293,14 +294,19 @@ function RuleNameDialog({
   const [shell, setShell] = useState("");
   const [touched, setTouched] = useState(false);
   const ids = useId();
-  useEffect(() => {
-    if (!open) return;
-    setName(initialName);
-    setInput("");
-    setOutput("");
-    setShell("");
-    setTouched(false);
-  }, [open, initialName]);
+  // Each opening (for a rule, when renaming) starts on empty fields and the given name.
+  const opening = open ? initialName : undefined;
+  const [openedFor, setOpenedFor] = useState(opening);
+  if (openedFor !== opening) {
+    setOpenedFor(opening);
+    if (opening !== undefined) {
+      setName(initialName);
+      setInput("");
+      setOutput("");
+      setShell("");
+      setTouched(false);
+    }
+  }
   const others = useMemo(() => new Set([...taken].filter((known) => known !== initialName)), [taken, initialName]);
   const problem = name === initialName && initialName !== "" ? "Type the new name." : nameProblem(name.trim(), others);
   const submit = (event: FormEvent) => {
@@ -373,11 +379,12 @@ function ConnectDialog({
   onCancel: () => void;
   onConnect: (from: string, to: string) => Promise<void>;
 }) {
-  const [target, setTarget] = useState("");
   const id = useId();
   // A new dialog starts on the first candidate.
   const first = candidates[0] ?? "";
-  useEffect(() => setTarget(first), [from, first]);
+  const [chosen, setChosen] = useState<{ from: string | undefined; first: string; target: string }>({ from, first, target: first });
+  const target = chosen.from === from && chosen.first === first ? chosen.target : first;
+  const setTarget = (next: string) => setChosen({ from, first, target: next });
   return (
     <ModalDialog open={from !== undefined} title={from ? `Connect ${from} to…` : "Connect"} onClose={() => busy || onCancel()}>
       <form

@@ -1,17 +1,10 @@
 /**
- * Graph edits through the service (`/api/pipeline/{id}/command`, `/undo`, `/redo`): each answer's text
- * replaces the editor's, and the answer's history depths say whether undo and redo can go on.
+ * Graph edits through the service (api/graph-edits.ts): each answer's text replaces the editor's, and the
+ * answer's history depths say whether undo and redo can go on.
  */
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { api, dataOf } from "../api.js";
-
-/** An operation of the DAG edit API and its payload. */
-export type GraphCommand =
-  | { operation: "add_rule"; payload: { rule: { name: string; input?: string[]; output?: string[]; shell?: string } } }
-  | { operation: "remove_rule"; payload: { name: string } }
-  | { operation: "connect" | "disconnect"; payload: { from: string; to: string } }
-  | { operation: "rename_rule"; payload: { from: string; to: string } };
+import { sendGraphCommand, stepGraphHistory, type GraphCommand } from "../api/graph-edits.js";
 
 /** A validation problem of an edited text, as the service reported it. */
 export interface EditProblem {
@@ -54,13 +47,7 @@ export function useGraphCommands(access: GraphTextAccess) {
   );
 
   const command = useMutation({
-    mutationFn: async ({ command }: { command: GraphCommand } & Outcome) =>
-      dataOf(
-        await api.POST("/api/pipeline/{id}/command", {
-          params: { path: { id: access.pipelineId } },
-          body: { toml_content: access.text(), operation: command.operation, payload: command.payload },
-        }),
-      ),
+    mutationFn: ({ command }: { command: GraphCommand } & Outcome) => sendGraphCommand(access.pipelineId, access.text(), command),
     onSuccess: (answer) => {
       settle(answer.toml_content, answer.undo_depth, answer.redo_depth);
       setProblems(answer.validation_errors);
@@ -69,10 +56,7 @@ export function useGraphCommands(access: GraphTextAccess) {
   });
 
   const history = useMutation({
-    mutationFn: async (direction: "undo" | "redo") => {
-      const options = { params: { path: { id: access.pipelineId } }, body: { toml_content: access.text() } };
-      return { direction, answer: dataOf(direction === "undo" ? await api.POST("/api/pipeline/{id}/undo", options) : await api.POST("/api/pipeline/{id}/redo", options)) };
-    },
+    mutationFn: async (direction: "undo" | "redo") => ({ direction, answer: await stepGraphHistory(access.pipelineId, access.text(), direction) }),
     onSuccess: ({ direction, answer }) => {
       settle(answer.toml_content, answer.undo_depth, answer.redo_depth);
       setProblems([]);

@@ -4,10 +4,9 @@
  * samples, read length), choose one of the suggested templates and see it filled with the samples and reads
  * (`POST /api/data/template`). The filled text reaches the editor only when the user opens it there, unsaved.
  */
-import { useMutation } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
 import type { components } from "../../client/api-types.js";
+import { useAnalyseData, useFillTemplate } from "../api/data.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { byteSize } from "../components/formatting.js";
 import { FolderBrowser } from "./FolderBrowser.js";
@@ -22,13 +21,8 @@ type Filled = components["schemas"]["FilledTemplate"];
 export function DataStartPanel({ onUse }: { onUse: (toml: string) => void }) {
   const [folder, setFolder] = useState<string | undefined>();
   const [chosen, setChosen] = useState<string | undefined>();
-  const analysis = useMutation({
-    mutationFn: async (path: string) => dataOf(await api.POST("/api/data/analyze", { body: { paths: [path] } })),
-    onSuccess: (answer) => setChosen(answer.suggested_workflow?.template),
-  });
-  const filled = useMutation({
-    mutationFn: async ({ path, template }: { path: string; template: string }) => dataOf(await api.POST("/api/data/template", { body: { paths: [path], template } })),
-  });
+  const analysis = useAnalyseData({ onSuccess: (answer) => setChosen(answer.suggested_workflow?.template) });
+  const filled = useFillTemplate();
   const analyse = (path: string) => {
     setFolder(path);
     filled.reset();

@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { dataFolderQuery, dataRootsQuery } from "../api/data.js";
 import { QueryState } from "../components/QueryState.js";
 import { byteSize } from "../components/formatting.js";
 import { UploadButton } from "./UploadButton.js";
@@ -29,14 +29,11 @@ function parentOf(place: Place): string | undefined {
 }
 
 export function FolderBrowser({ onAnalyse, analysing }: { onAnalyse: (path: string) => void; analysing: boolean }) {
-  const roots = useQuery({ queryKey: ["data-roots"], queryFn: async () => dataOf(await api.GET("/api/data/roots")), staleTime: 60_000 });
+  const roots = useQuery(dataRootsQuery());
   const [place, setPlace] = useState<Place>({ root: ".", path: "." });
   const [typed, setTyped] = useState("");
   const typedId = useId();
-  const listing = useQuery({
-    queryKey: ["files", place.path],
-    queryFn: async () => dataOf(await api.GET("/api/files", { params: { query: { path: place.path } } })),
-  });
+  const listing = useQuery(dataFolderQuery(place.path));
   const open = (path: string) => setPlace((current) => ({ ...current, path }));
   const up = parentOf(place);
   const shownPath = place.root === "." ? (place.path === "." ? "Your files" : `Your files / ${place.path.split("/").join(" / ")}`) : place.path;

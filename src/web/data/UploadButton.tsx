@@ -1,21 +1,7 @@
 /** Uploads into the caller's own files folder (`POST /api/files`, multipart), from the browser's file chooser. */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, type ChangeEvent } from "react";
-import { api, dataOf } from "../api.js";
+import { useUpload } from "../api/data.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-
-/** Uploads chosen files into `folder` of the caller's files folder; resolves with the folder. */
-export function useUpload(folder: string) {
-  const queries = useQueryClient();
-  return useMutation({
-    mutationFn: async (files: File[]) => {
-      const form = new FormData();
-      for (const file of files) form.append("file", file, file.name);
-      return dataOf(await api.POST("/api/files", { params: { query: { path: folder } }, body: form as never, bodySerializer: (body: unknown) => body as FormData }));
-    },
-    onSuccess: () => queries.invalidateQueries({ queryKey: ["files"] }),
-  });
-}
 
 /** A button that opens the file chooser and uploads what was chosen into the own folder's `folder`. */
 export function UploadButton({ folder, onUploaded }: { folder: string; onUploaded: (folder: string) => void }) {

@@ -1,31 +1,36 @@
 /**
  * The pipeline editor: the TOML text (CodeMirror) beside its graph, both following the text as it is typed;
  * the service's validation and lint findings as inline markers and a problems panel with quick fixes;
- * stats; format; save (Ctrl/Cmd+S) with a guard against leaving unsaved changes. `/pipelines/:id` edits a
- * saved pipeline; `/editor` is a scratch pipeline, saved only by "Save as new pipeline". A scratch pipeline
- * can be drafted with AI ("Draft with AI", or an AI draft opened from the new-pipeline page in the route's
- * state): the draft enters the editor only on the user's action, and stays unsaved until saved. The copilot
- * panel (toggled beside the editor, `?copilot=1` or `?copilot_run=<run id>` opens it) sees the editor's text
- * and applies a proposal only on "Apply to editor", as an undoable edit.
+ * stats; format; save (Ctrl/Cmd+S) with a guard against leaving unsaved changes (the document's state is
+ * useDocument.ts). `/pipelines/:id` edits a saved pipeline; `/editor` is a scratch pipeline, saved only by
+ * "Save as new pipeline". A scratch pipeline can be drafted with AI ("Draft with AI", or an AI draft opened
+ * from the new-pipeline page in the route's state): the draft enters the editor only on the user's action,
+ * and stays unsaved until saved. The copilot panel (toggled beside the editor, `?copilot=1` or
+ * `?copilot_run=<run id>` opens it) sees the editor's text and applies a proposal only on "Apply to editor",
+ * as an undoable edit.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
-import { useBlocker, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import { api, ApiError, dataOf } from "../api.js";
+import { useLocation, useNavigate, useParams, useSearchParams } from "react-router";
+import { ApiError } from "../api/errors.js";
+import { editedPipelineQuery } from "../api/pipelines.js";
+import { useFormatPipeline, type Finding } from "../api/workflow-tooling.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { ModalDialog } from "../components/ModalDialog.js";
 import { CopilotPanel } from "../ai/CopilotPanel.js";
 import { DescribePanel } from "../ai/DescribePanel.js";
-import type { DagEdge, DagNode } from "../dag/DagView.js";
+import type { DagEdge, DagNode } from "../dag/drawn-graph.js";
 import { PipelineActions } from "../pipelines/PipelineActions.js";
-import { pipelineCompletion, type CompletionVocabulary } from "./completion.js";
+import { completionVocabulary, pipelineCompletion } from "./completion.js";
+import { saveStateText, type DraftOrigin } from "./document-state.js";
 import { findingRange, quickFixEdit, sortFindings, toDiagnostics } from "./findings.js";
-import { usePipelineChecks, type Finding, type ParsedRule, type PipelineCheck } from "./pipeline-checks.js";
+import { usePipelineChecks, type ParsedRule, type PipelineCheck } from "./pipeline-checks.js";
 import { ProblemsPanel } from "./ProblemsPanel.js";
 import { RuleDetails } from "./RuleDetails.js";
 import { StatsPanel } from "./StatsPanel.js";
 import { TomlEditor, type TomlEditorHandle } from "./TomlEditor.js";
+import { usePipelineDocument, type SavedPipeline } from "./useDocument.js";
 import "./editor.css";
 
 // The graph (React Flow and its styles, with its edit mode) loads after the editor is up, so typing can start sooner.
@@ -68,14 +73,8 @@ export function EditorPage() {
   const state = useLocation().state as { draft?: unknown; origin?: unknown } | null;
   const draft = state?.draft;
   const origin = state?.origin === "data" ? "data" : "ai";
-  const pipeline = useQuery({
-    queryKey: ["pipeline", id],
-    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: id! } } })),
-    enabled: id !== undefined,
-    // The editor keeps its own copy of the text: a refetch must not look like someone else's change.
-    staleTime: Number.POSITIVE_INFINITY,
-    refetchOnWindowFocus: false,
-  });
+  // The editor keeps its own copy of the text: a refetch must not look like someone else's change.
+  const pipeline = useQuery({ ...editedPipelineQuery(id ?? ""), enabled: id !== undefined });
   if (id === undefined) return typeof draft === "string" ? <PipelineEditor key="draft" initialText={draft} fromDraft={origin} /> : <PipelineEditor key="scratch" initialText={STARTER} />;
   if (pipeline.isError) {
     return (
@@ -96,22 +95,22 @@ export function EditorPage() {
   return <PipelineEditor key={id} saved={pipeline.data} initialText={pipeline.data.toml_content} />;
 }
 
-interface SavedState {
-  id: string;
-  name: string;
-  revision: number;
-}
-
-function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState & { toml_content: string }; initialText: string; fromDraft?: "ai" | "data" }) {
+function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedPipeline; initialText: string; fromDraft?: DraftOrigin }) {
   const editor = useRef<TomlEditorHandle>(null);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [text, setText] = useState(initialText);
-  const [savedText, setSavedText] = useState(saved ? saved.toml_content : undefined);
-  const [revision, setRevision] = useState(saved?.revision);
-  const [name, setName] = useState(saved?.name);
-  const [selectedRule, setSelectedRule] = useState<string | undefined>();
   const [notice, setNotice] = useState<Error | undefined>();
+  const edited = usePipelineDocument({
+    saved,
+    initialText,
+    fromDraft,
+    onSaved: (answer) => {
+      setNotice(undefined);
+      if (!saved) void navigate(`/pipelines/${answer.id}`);
+    },
+    onSaveFailed: setNotice,
+  });
+  const { text, dirty } = edited;
+  const [selectedRule, setSelectedRule] = useState<string | undefined>();
   const [split, setSplit] = useState(55);
   const [drafting, setDrafting] = useState(false);
   const [searchParams] = useSearchParams();
@@ -125,19 +124,16 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
   // Graph edits keep their undo history under the pipeline's id; an unsaved pipeline uses a key of its own.
   const [scratchKey] = useState(() => `scratch-${crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`}`);
   const graphText = useMemo(() => ({ pipelineId: saved?.id ?? scratchKey, text: () => editor.current?.text() ?? "", replaceText: (next: string) => editor.current?.replaceText(next) }), [saved?.id, scratchKey]);
-  // Set once the page itself navigates away after saving a scratch pipeline (nothing is lost then).
-  const leaving = useRef(false);
-  // An AI draft is unsaved work from the start: leaving it asks first.
-  const dirty = savedText === undefined ? fromDraft !== undefined || text !== initialText : text !== savedText;
 
   const { check: current, checking, refused } = usePipelineChecks(text);
   // The last graph, parse and stats of a text that had them: kept while the text does not parse, so the
-  // view does not go blank mid-edit.
+  // view does not go blank mid-edit (updated while rendering, as the check arrives).
   const [lastGood, setLastGood] = useState<Pick<PipelineCheck, "dag" | "parse" | "stats">>({});
-  useEffect(() => {
-    if (!current) return;
-    setLastGood((previous) => ({ dag: current.dag ?? previous.dag, parse: current.parse ?? previous.parse, stats: current.stats ?? previous.stats }));
-  }, [current]);
+  const [lastCheck, setLastCheck] = useState<PipelineCheck | undefined>(undefined);
+  if (current !== lastCheck) {
+    setLastCheck(current);
+    if (current) setLastGood((previous) => ({ dag: current.dag ?? previous.dag, parse: current.parse ?? previous.parse, stats: current.stats ?? previous.stats }));
+  }
   const findings = useMemo(() => sortFindings(current?.findings ?? []), [current]);
 
   useEffect(() => {
@@ -145,43 +141,12 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
   }, [current]);
 
   // Completion reads the vocabulary of the last text that parsed.
-  const vocabulary = useRef<CompletionVocabulary>({ rules: [], configKeys: [], wildcards: ["sample"] });
-  useEffect(() => {
-    const parse = lastGood.parse;
-    if (!parse) return;
-    const rules = (parse.rules as unknown as ParsedRule[]).map((rule) => ({
-      name: rule.name,
-      description: rule.description,
-      outputs: Array.isArray(rule.output) ? rule.output : Object.values(rule.output),
-    }));
-    const wildcards = new Set(["sample", ...(lastGood.stats?.wildcard_names ?? [])]);
-    vocabulary.current = { rules, configKeys: Object.keys(parse.config), wildcards: [...wildcards] };
+  const completion = useMemo(() => {
+    const vocabulary = completionVocabulary(lastGood.parse, lastGood.stats);
+    return pipelineCompletion(() => vocabulary);
   }, [lastGood]);
-  const completion = useMemo(() => pipelineCompletion(() => vocabulary.current), []);
 
-  const save = useMutation({
-    mutationFn: async (content: string) => {
-      if (saved) return dataOf(await api.PUT("/api/pipelines/{id}", { params: { path: { id: saved.id } }, body: { toml_content: content, revision } }));
-      const workflowName = lastGood.parse?.workflow.name ?? "untitled";
-      return dataOf(await api.POST("/api/pipelines", { body: { name: workflowName, toml_content: content } }));
-    },
-    onSuccess: (answer, content) => {
-      setNotice(undefined);
-      setSavedText(content);
-      setRevision(answer.revision);
-      setName(answer.name);
-      void queryClient.invalidateQueries({ queryKey: ["pipelines"] });
-      queryClient.setQueryData(["pipeline", answer.id], answer);
-      if (!saved) {
-        leaving.current = true;
-        void navigate(`/pipelines/${answer.id}`);
-      }
-    },
-    onError: (error) => setNotice(error),
-  });
-
-  const format = useMutation({
-    mutationFn: async (content: string) => dataOf(await api.POST("/api/pipelines/format", { body: { toml_content: content } })),
+  const format = useFormatPipeline({
     onSuccess: (answer, content) => {
       setNotice(undefined);
       // Only if the text is still the one formatted: a keystroke during the request wins over the format.
@@ -191,10 +156,9 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
     onError: (error) => setNotice(error),
   });
 
-  const saveNow = useCallback(() => {
-    const content = editor.current?.text() ?? text;
-    if (!save.isPending) save.mutate(content);
-  }, [save, text]);
+  const { save } = edited;
+  const workflowName = lastGood.parse?.workflow.name;
+  const saveNow = useCallback(() => save(editor.current?.text() ?? text, workflowName), [save, text, workflowName]);
   const formatNow = useCallback(() => {
     if (!format.isPending) format.mutate(editor.current?.text() ?? text);
   }, [format, text]);
@@ -212,18 +176,6 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [saveNow]);
-
-  // The unsaved-changes guard: closing or reloading the tab, and navigating inside the app.
-  useEffect(() => {
-    if (!dirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", onBeforeUnload);
-    return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, [dirty]);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
 
   const jumpTo = useCallback((finding: Pick<Finding, "line" | "column">) => {
     const handle = editor.current;
@@ -254,7 +206,7 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
   const ruleDetail = selectedRule ? parseRules.find((rule) => rule.name === selectedRule) : undefined;
   const errorCount = findings.filter((finding) => finding.severity === "error").length;
   const warningCount = findings.filter((finding) => finding.severity === "warning").length;
-  const title = name ?? lastGood.parse?.workflow.name ?? "New pipeline";
+  const title = edited.name ?? lastGood.parse?.workflow.name ?? "New pipeline";
 
   const onSplitKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
     if (event.key === "ArrowLeft") setSplit((value) => Math.max(25, value - 5));
@@ -279,7 +231,7 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
         <div className="editor-title">
           <h1>{title}</h1>
           <span className={`save-state${dirty ? " save-dirty" : ""}`} role="status">
-            {save.isPending ? "Saving…" : !saved ? (fromDraft ? `${fromDraft === "data" ? "From your data" : "AI draft"} · not saved yet` : dirty ? "Not saved yet" : "Scratch pipeline") : dirty ? "● Unsaved changes" : `Saved · revision ${revision}`}
+            {saveStateText({ saving: edited.saving, saved: saved !== undefined, dirty, revision: edited.revision, fromDraft })}
           </span>
         </div>
         <span className={`check-state ${checking ? "check-busy" : errorCount > 0 ? "check-bad" : "check-ok"}`} role="status" aria-live="polite">
@@ -297,7 +249,7 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
           <button type="button" onClick={formatNow} disabled={format.isPending} aria-keyshortcuts="Shift+Alt+F" title="Format (Shift+Alt+F)">
             {format.isPending ? "Formatting…" : "Format"}
           </button>
-          <button type="button" className="primary" onClick={saveNow} disabled={save.isPending || (saved !== undefined && !dirty)} aria-keyshortcuts="Control+S" title="Save (Ctrl+S)">
+          <button type="button" className="primary" onClick={saveNow} disabled={edited.saving || (saved !== undefined && !dirty)} aria-keyshortcuts="Control+S" title="Save (Ctrl+S)">
             {saved ? "Save" : "Save as new pipeline"}
           </button>
           {saved && <PipelineActions pipelineId={saved.id} />}
@@ -313,7 +265,7 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
       <div className={`editor-with-copilot${copilotOpen ? " copilot-open" : ""}`}>
       <div className="editor-split" style={{ gridTemplateColumns: `minmax(0, ${split}fr) 8px minmax(0, ${100 - split}fr)` }}>
         <section className="editor-pane" aria-label="Pipeline text">
-          <TomlEditor ref={editor} initialText={initialText} onChange={setText} onSave={saveNow} onFormat={formatNow} completion={completion} label="Pipeline TOML" />
+          <TomlEditor ref={editor} initialText={initialText} onChange={edited.setText} onSave={saveNow} onFormat={formatNow} completion={completion} label="Pipeline TOML" />
         </section>
         <div
           className="editor-splitter"
@@ -376,7 +328,7 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
       </div>
       <ModalDialog open={drafting} title="Draft this pipeline with AI" className="ai-dialog" onClose={() => setDrafting(false)}>
         <DescribePanel
-          replaces={(editor.current?.text() ?? text).trim() !== ""}
+          replaces={text.trim() !== ""}
           headingLevel={3}
           onUse={(toml) => {
             setDrafting(false);
@@ -393,13 +345,13 @@ function PipelineEditor({ saved, initialText, fromDraft }: { saved?: SavedState 
         </div>
       </ModalDialog>
       <ConfirmDialog
-        open={blocker.state === "blocked"}
+        open={edited.blocker.state === "blocked"}
         title="Leave without saving?"
         cancelLabel="Stay and keep editing"
         confirmLabel="Leave and discard changes"
         danger
-        onCancel={() => blocker.reset?.()}
-        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => edited.blocker.reset?.()}
+        onConfirm={() => edited.blocker.proceed?.()}
       >
         <p>The pipeline has changes that are not saved. They are lost if you leave.</p>
       </ConfirmDialog>

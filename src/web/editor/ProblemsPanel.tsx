@@ -1,5 +1,5 @@
 /** The problems panel: every finding of the text, errors first; a row jumps to its place, a fix button applies a quick fix. */
-import type { Finding } from "./pipeline-checks.js";
+import type { Finding } from "../api/workflow-tooling.js";
 
 const SEVERITY_ICON = { error: "✕", warning: "!", info: "i" } as const;
 const SEVERITY_NAME = { error: "Error", warning: "Warning", info: "Note" } as const;

@@ -1,5 +1,5 @@
 /** The pipeline's figures from `POST /api/pipelines/stats`, compactly. */
-import type { PipelineStats } from "./pipeline-checks.js";
+import type { PipelineStats } from "../api/workflow-tooling.js";
 
 export function StatsPanel({ stats }: { stats: PipelineStats | undefined }) {
   return (

@@ -159,7 +159,8 @@ export const TomlEditor = forwardRef<TomlEditorHandle, TomlEditorProps>(function
       editor.destroy();
       view.current = undefined;
     };
-    // The editor is made once per mount; initialText is only its first content.
+    // The editor is made once per mount; initialText is only its first content, the label its first name.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- made once: later props reach it through `latest` or the handle
   }, []);
 
   useImperativeHandle(

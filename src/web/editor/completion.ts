@@ -4,12 +4,26 @@
  * placeholders inside `{…}`, and config keys after `config.` (in commands, paths and `when`).
  */
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from "@codemirror/autocomplete";
+import type { ParseResult, PipelineStats } from "../api/workflow-tooling.js";
+import type { ParsedRule } from "./pipeline-checks.js";
 
 /** What completion knows about the pipeline. */
 export interface CompletionVocabulary {
   rules: { name: string; outputs: string[]; description: string | null }[];
   configKeys: string[];
   wildcards: string[];
+}
+
+/** What completion knows from the last parse and stats of the text (the wildcard `sample` always). */
+export function completionVocabulary(parse: ParseResult | undefined, stats: PipelineStats | undefined): CompletionVocabulary {
+  if (!parse) return { rules: [], configKeys: [], wildcards: ["sample"] };
+  const rules = (parse.rules as unknown as ParsedRule[]).map((rule) => ({
+    name: rule.name,
+    description: rule.description,
+    outputs: Array.isArray(rule.output) ? rule.output : Object.values(rule.output),
+  }));
+  const wildcards = new Set(["sample", ...(stats?.wildcard_names ?? [])]);
+  return { rules, configKeys: Object.keys(parse.config), wildcards: [...wildcards] };
 }
 
 const RULE_NAME_KEYS = new Set(["depends_on", "extends", "rules"]);

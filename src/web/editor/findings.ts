@@ -5,7 +5,7 @@
  */
 import type { Action, Diagnostic } from "@codemirror/lint";
 import type { Text } from "@codemirror/state";
-import type { Finding } from "./pipeline-checks.js";
+import type { Finding } from "../api/workflow-tooling.js";
 
 /** Errors first, then warnings, then notes; by line within each. */
 export function sortFindings(findings: Finding[]): Finding[] {

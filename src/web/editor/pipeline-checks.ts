@@ -5,14 +5,9 @@
  * answer belongs to the text it was asked for, a newer text's query replaces (and cancels) the older one,
  * so a slow, stale answer can never overwrite a newer one.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { api, ApiError, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
-
-export type Finding = components["schemas"]["Finding"];
-export type DagResult = components["schemas"]["DagResult"];
-export type ParseResult = components["schemas"]["ParseResult"];
+import { checkQuery, validationQuery, type DagResult, type Finding, type ParseResult, type PipelineStats, type TextAnswer } from "../api/workflow-tooling.js";
 
 /** A rule as `POST /api/pipelines/parse` describes it. */
 export interface ParsedRule {
@@ -29,9 +24,6 @@ export interface ParsedRule {
   depends_on: string[];
   line?: number;
 }
-
-/** The figures of `POST /api/pipelines/stats`. */
-export type PipelineStats = components["schemas"]["StatsResult"];
 
 /** Everything the service has said so far about one text (parts arrive one by one). */
 export interface PipelineCheck {
@@ -52,23 +44,6 @@ export interface PipelineCheck {
 
 function findingKey(finding: Finding): string {
   return `${finding.code}|${finding.line ?? ""}|${finding.column ?? ""}|${finding.message}`;
-}
-
-/** One answer, labelled with the text it is about. */
-interface Answer<T> {
-  text: string;
-  value?: T;
-  problem?: string;
-}
-
-async function answerFor<T>(text: string, request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Answer<T>> {
-  try {
-    return { text, value: dataOf(await request) };
-  } catch (error) {
-    // A refusal about the text is an answer; "too many requests" is not: it is asked again later.
-    if (error instanceof ApiError && error.status !== 429) return { text, problem: error.message };
-    throw error;
-  }
 }
 
 /** `value`, once it has stopped changing for `delay` milliseconds. */
@@ -92,54 +67,20 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
 export function usePipelineChecks(text: string | undefined): { check: PipelineCheck | undefined; checking: boolean; refused?: Error } {
   const settled = useDebouncedValue(text, 400);
   const structureText = useDebouncedValue(text, 1_000);
-  const common = {
-    placeholderData: keepPreviousData,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 60_000,
-    refetchOnWindowFocus: false,
-    retry: (count: number, error: Error) => error instanceof ApiError && error.status === 429 && count < 4,
-    retryDelay: (_count: number, error: Error) => (error instanceof ApiError && error.status === 429 ? 5_000 : 1_000),
-  } as const;
-  const validation = useQuery({
-    queryKey: ["pipeline-check", "validate", settled],
-    queryFn: async ({ signal }) => ({ text: settled!, value: dataOf(await api.POST("/api/pipelines/validate", { body: { toml_content: settled! }, signal })) }),
-    enabled: settled !== undefined,
-    ...common,
-  });
+  const validation = useQuery(validationQuery(settled));
   // Only for the text validate has answered about, and only when it parses (the service would refuse the rest).
   const checked = validation.data && validation.data.text === settled ? validation.data : undefined;
   const errorCodes = new Set(checked?.value.errors.map((finding) => finding.code));
   const parses = checked !== undefined && !errorCodes.has("PARSE_ERROR");
   const acyclic = parses && !errorCodes.has("E006");
-  const body = { toml_content: settled ?? "" };
   const structural = parses && structureText === settled;
-  const lint = useQuery({
-    queryKey: ["pipeline-check", "lint", settled],
-    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/lint", { body, signal })),
-    enabled: parses,
-    ...common,
-  });
-  const parse = useQuery({
-    queryKey: ["pipeline-check", "parse", settled],
-    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/parse", { body, signal })),
-    enabled: structural,
-    ...common,
-  });
-  const dag = useQuery({
-    queryKey: ["pipeline-check", "dag", settled],
-    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/dag", { body: { ...body, limit: 20_000 }, signal })),
-    enabled: structural && acyclic,
-    ...common,
-  });
-  const stats = useQuery({
-    queryKey: ["pipeline-check", "stats", settled],
-    queryFn: ({ signal }) => answerFor(settled!, api.POST("/api/pipelines/stats", { body, signal })),
-    enabled: structural && acyclic,
-    ...common,
-  });
+  const lint = useQuery(checkQuery("lint", settled, parses));
+  const parse = useQuery(checkQuery("parse", settled, structural));
+  const dag = useQuery(checkQuery("dag", settled, structural && acyclic));
+  const stats = useQuery(checkQuery("stats", settled, structural && acyclic));
 
   const shown = validation.data;
-  const sameText = <T,>(answer: Answer<T> | undefined) => (answer !== undefined && answer.text === shown?.text ? answer : undefined);
+  const sameText = <T,>(answer: TextAnswer<T> | undefined) => (answer !== undefined && answer.text === shown?.text ? answer : undefined);
   const lintAnswer = sameText(lint.data);
   const parseAnswer = sameText(parse.data);
   const dagAnswer = sameText(dag.data);

@@ -4,50 +4,30 @@
  * import form, since that is what people copy from the address bar. The service's error and suggestion
  * show under the field; a success opens the editor on the copy.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { api, baseUrl, dataOf } from "../api.js";
+import { useImportPipeline } from "../api/pipelines.js";
+import { baseUrl } from "../api/service-address.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { accessTo, useCurrentUser } from "./access.js";
+import { importFormOfAppShareLink } from "./share-links.js";
 import "./pipelines.css";
-
-/** The import form of a link to one of this app's share pages, or undefined for any other text. */
-export function importFormOfAppShareLink(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return undefined;
-  }
-  const app = new URL(baseUrl);
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.host !== app.host || !url.pathname.startsWith(app.pathname)) return undefined;
-  const token = /^share\/([A-Za-z0-9_-]{1,128})$/.exec(url.pathname.slice(app.pathname.length))?.[1];
-  return token ? `strand+https://${url.host}/share/${token}` : undefined;
-}
 
 export function ImportPipelinePage() {
   const [url, setUrl] = useState("");
   const [name, setName] = useState("");
   const [empty, setEmpty] = useState(false);
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const access = accessTo(useCurrentUser(), undefined);
   const urlId = useId();
-  const converted = importFormOfAppShareLink(url);
+  const converted = importFormOfAppShareLink(url, baseUrl);
   // A plain https address of a file: the service wants it as toml+https://, so offer that in one click.
   const fileForm = !converted && /^https:\/\/\S+$/i.test(url.trim()) && !/\/share\/[A-Za-z0-9_-]+$/.test(url.trim()) ? `toml+${url.trim()}` : undefined;
-  const importing = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/pipelines/import", { body: { url: converted ?? url.trim(), ...(name.trim() ? { name: name.trim() } : {}) } })),
-    onSuccess: async (imported) => {
-      await queries.invalidateQueries({ queryKey: ["pipelines"] });
-      void navigate(`/pipelines/${imported.id}`);
-    },
-  });
+  const importing = useImportPipeline({ onSuccess: (imported) => void navigate(`/pipelines/${imported.id}`) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setEmpty(url.trim() === "");
-    if (url.trim() !== "") importing.mutate();
+    if (url.trim() !== "") importing.mutate({ url: converted ?? url.trim(), ...(name.trim() ? { name: name.trim() } : {}) });
   };
   return (
     <section aria-labelledby="import-title" className="pl-page pl-narrow">

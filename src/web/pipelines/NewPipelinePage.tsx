@@ -6,10 +6,11 @@
  * the editor unsaved, and only when the user says so), `?from=data` on "start from my data" (a template filled
  * from an analysed folder, opened in the editor unsaved the same way).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { api, dataOf } from "../api.js";
+import { useCreatePipeline } from "../api/pipelines.js";
+import { templatesQuery } from "../api/templates.js";
 import { DescribePanel } from "../ai/DescribePanel.js";
 import { DataStartPanel } from "../data/DataStartPanel.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -25,52 +26,36 @@ export function NewPipelinePage() {
   const from = params.get("from");
   const source = from === "scratch" || from === "describe" || from === "data" ? from : "template";
   const [templateId, setTemplateId] = useState<string | null>(params.get("template"));
-  const [name, setName] = useState("");
-  const [nameTouched, setNameTouched] = useState(false);
+  // The name the user typed; until then the name follows the chosen starting point.
+  const [typedName, setTypedName] = useState<string | undefined>();
   const [tags, setTags] = useState("");
   const [visibility, setVisibility] = useState<Visibility>("private");
   const [tried, setTried] = useState(false);
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const access = accessTo(useCurrentUser(), undefined);
   const nameId = useId();
   const nameErrorId = useId();
-  const templates = useQuery({ queryKey: ["templates"], queryFn: async () => dataOf(await api.GET("/api/templates")), staleTime: 300_000 });
+  const templates = useQuery(templatesQuery());
   const template = templates.data?.find((entry) => entry.id === templateId) ?? templates.data?.[0];
 
-  // The name follows the chosen starting point until the user types one of their own.
-  useEffect(() => {
-    if (nameTouched) return;
-    setName(source === "scratch" ? "my-pipeline" : (template?.name ?? ""));
-  }, [source, template?.name, nameTouched]);
+  const name = typedName ?? (source === "scratch" ? "my-pipeline" : (template?.name ?? ""));
 
   const problem = nameProblem(name);
   const text = source === "scratch" ? scratchPipeline(name.trim() || "my-pipeline") : template ? renameWorkflow(template.toml_content, name.trim() || template.name) : "";
-  const create = useMutation({
-    mutationFn: async () =>
-      dataOf(
-        await api.POST("/api/pipelines", {
-          body: {
-            name: name.trim(),
-            toml_content: text,
-            visibility,
-            tags: tags
-              .split(",")
-              .map((tag) => tag.trim())
-              .filter(Boolean),
-          },
-        }),
-      ),
-    onSuccess: async (saved) => {
-      await queries.invalidateQueries({ queryKey: ["pipelines"] });
-      void navigate(`/pipelines/${saved.id}`);
-    },
-  });
+  const create = useCreatePipeline({ onSuccess: (saved) => void navigate(`/pipelines/${saved.id}`) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
     if (problem || !text || !access.create) return;
-    create.mutate();
+    create.mutate({
+      name: name.trim(),
+      toml_content: text,
+      visibility,
+      tags: tags
+        .split(",")
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+    });
   };
 
   return (
@@ -133,8 +118,7 @@ export function NewPipelinePage() {
                   aria-invalid={tried && problem !== null}
                   aria-describedby={tried && problem ? nameErrorId : undefined}
                   onChange={(event) => {
-                    setNameTouched(true);
-                    setName(event.target.value);
+                    setTypedName(event.target.value);
                   }}
                 />
                 {tried && problem ? (

@@ -2,49 +2,35 @@
  * A saved pipeline's actions beside its editor: run, fork, share, revisions, download its saved TOML and
  * delete (after a confirmation naming it). What the caller may not do is left out, with the reason shown.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { api, dataOf } from "../api.js";
+import { editedPipelineQuery, fetchPipeline, useDeletePipeline, useForkPipeline } from "../api/pipelines.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
-import { downloadText, tomlFilename } from "./format.js";
+import { downloadText } from "./download.js";
+import { tomlFilename } from "./format.js";
 import "./pipelines.css";
 
 /** `on`: the page showing the actions, whose own link is left out (the editor shows them all). */
 export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "revisions" }) {
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const [deleting, setDeleting] = useState(false);
-  // The editor's query of the same pipeline (it updates it on save): never refetched from here, since the
-  // editor keeps its own copy of the text and a refetch must not look like someone else's change.
-  const pipeline = useQuery({
-    queryKey: ["pipeline", pipelineId],
-    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })),
-    staleTime: Number.POSITIVE_INFINITY,
-    refetchOnWindowFocus: false,
-  });
+  // The editor's query of the same pipeline (it updates it on save), never refetched from here.
+  const pipeline = useQuery(editedPipelineQuery(pipelineId));
   const access = accessTo(useCurrentUser(), pipeline.data?.owner);
   const name = pipeline.data?.name ?? "this pipeline";
-  const fork = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/pipelines/{id}/fork", { params: { path: { id: pipelineId } }, body: {} })),
-    onSuccess: async (copy) => {
-      await queries.invalidateQueries({ queryKey: ["pipelines"] });
-      void navigate(`/pipelines/${copy.id}`);
-    },
-  });
+  const fork = useForkPipeline({ onSuccess: (copy) => void navigate(`/pipelines/${copy.id}`) });
   const download = useMutation({
     // The saved text, read fresh: the editor may hold unsaved changes, and the list has no text.
-    mutationFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })),
+    mutationFn: () => fetchPipeline(pipelineId),
     onSuccess: (saved) => downloadText(tomlFilename(saved.name), saved.toml_content),
   });
-  const remove = useMutation({
-    mutationFn: async () => dataOf(await api.DELETE("/api/pipelines/{id}", { params: { path: { id: pipelineId } } })),
-    onSuccess: async () => {
+  const remove = useDeletePipeline({
+    onSuccess: () => {
       setDeleting(false);
       void navigate("/pipelines");
-      await queries.invalidateQueries({ queryKey: ["pipelines"] });
     },
   });
   return (
@@ -55,7 +41,7 @@ export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "
         </Link>
       ) : null}
       {access.create ? (
-        <button type="button" onClick={() => fork.mutate()} disabled={fork.isPending} aria-busy={fork.isPending} title="Copy into a private pipeline you own">
+        <button type="button" onClick={() => fork.mutate(pipelineId)} disabled={fork.isPending} aria-busy={fork.isPending} title="Copy into a private pipeline you own">
           {fork.isPending ? "Forking…" : "Fork"}
         </button>
       ) : null}
@@ -75,7 +61,7 @@ export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "
       {access.write ? (
         <button
           type="button"
-          className="pl-danger-quiet"
+          className="danger-text"
           onClick={() => {
             remove.reset();
             setDeleting(true);
@@ -95,7 +81,7 @@ export function PipelineActions({ pipelineId, on }: { pipelineId: string; on?: "
         busy={remove.isPending}
         error={remove.error}
         danger
-        onConfirm={() => remove.mutate()}
+        onConfirm={() => remove.mutate(pipelineId)}
         onCancel={() => setDeleting(false)}
       >
         <p>

@@ -6,14 +6,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { api, dataOf } from "../api.js";
-import { QueryState } from "../components/QueryState.js";
+import { pipelineSearchQuery, pipelinesQuery, type PipelineSummary } from "../api/pipelines.js";
+import { Listing } from "../components/Listing.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
-import type { components } from "../../client/api-types.js";
 import { useCurrentUser } from "./access.js";
 import "./pipelines.css";
 
-type Pipeline = components["schemas"]["PipelineSummary"];
+type Pipeline = PipelineSummary;
 type Sort = "updated" | "created" | "name" | "rules";
 
 const SORTS: Record<Sort, { label: string; compare: (a: Pipeline, b: Pipeline) => number }> = {
@@ -30,16 +29,11 @@ export function PipelinesPage() {
   const [owner, setOwner] = useState("");
   const [sort, setSort] = useState<Sort>("updated");
   const me = useCurrentUser();
-  const pipelines = useQuery({ queryKey: ["pipelines"], queryFn: async () => dataOf(await api.GET("/api/pipelines", { params: { query: { limit: 100 } } })) });
+  const pipelines = useQuery(pipelinesQuery());
   const words = useDeferredValue(filter.trim().toLowerCase());
   // The service searches the pipelines' text too; its hits add the pipelines whose name does not match.
-  const search = useQuery({
-    queryKey: ["pipelines", "search", words],
-    queryFn: async () => dataOf(await api.POST("/api/pipelines/search", { body: { query: words, limit: 50 } })),
-    enabled: words.length >= 2,
-    staleTime: 30_000,
-  });
-  const all = pipelines.data ?? [];
+  const search = useQuery(pipelineSearchQuery(words));
+  const all = useMemo(() => pipelines.data ?? [], [pipelines.data]);
   const tags = useMemo(() => [...new Set(all.flatMap((pipeline) => pipeline.tags))].sort(), [all]);
   const owners = new Set(all.map((pipeline) => pipeline.owner));
   const showOwner = me !== undefined && owners.size > 1;
@@ -134,66 +128,71 @@ export function PipelinesPage() {
             {pipelines.isSuccess ? (narrowed ? `${shown.length} of ${all.length} pipelines match` : `${all.length} pipelines`) : ""}
             {words.length >= 2 && search.isFetching ? " · searching pipeline text…" : ""}
           </p>
-          <QueryState query={pipelines} empty={!pipelines.isSuccess || shown.length > 0 ? null : "No pipeline matches the search and filters. Clear them to see every pipeline."} />
-          {shown.length > 0 ? (
-            <table className="listing pl-listing">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Rules</th>
-                  <th scope="col">Visibility</th>
-                  <th scope="col">Revision</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((pipeline) => {
+          <Listing
+            query={pipelines}
+            rows={shown}
+            rowKey={(pipeline) => pipeline.id}
+            className="pl-listing"
+            empty="No pipeline matches the search and filters. Clear them to see every pipeline."
+            columns={[
+              {
+                header: "Name",
+                cell: (pipeline) => {
                   const nameMatched = `${pipeline.name} ${pipeline.description ?? ""} ${pipeline.tags.join(" ")}`.toLowerCase().includes(words);
                   const snippet = words && !nameMatched ? contentHits.get(pipeline.id) : undefined;
                   return (
-                    <tr key={pipeline.id}>
-                      <td>
-                        <Link className="pl-name" to={`/pipelines/${pipeline.id}`}>
-                          {pipeline.name}
-                        </Link>
-                        {pipeline.forked_from ? <span className="pl-chip pl-chip-quiet">fork</span> : null}
-                        {pipeline.description ? <div className="muted">{pipeline.description}</div> : null}
-                        {pipeline.tags.length > 0 ? (
-                          <ul className="pl-tags" aria-label="Tags">
-                            {pipeline.tags.map((name) => (
-                              <li key={name} className="pl-chip">
-                                {name}
-                              </li>
-                            ))}
-                          </ul>
-                        ) : null}
-                        {snippet ? (
-                          <div className="muted pl-snippet">
-                            Found in the text: <span className="mono">{snippet}</span>
-                          </div>
-                        ) : null}
-                      </td>
-                      <td>{pipeline.rules_count}</td>
-                      <td>
-                        <span className={`badge badge-${pipeline.visibility}`}>{pipeline.visibility}</span>
-                        {me && pipeline.owner !== me.id ? <div className="muted">shared with you</div> : null}
-                      </td>
-                      <td>
-                        <Link to={`/pipelines/${pipeline.id}/revisions`} aria-label={`${pipeline.revision}: revisions of ${pipeline.name}`}>
-                          {pipeline.revision}
-                        </Link>
-                      </td>
-                      <td>
-                        <time dateTime={pipeline.updated_at} title={fullTime(pipeline.updated_at)}>
-                          {relativeTime(pipeline.updated_at)}
-                        </time>
-                      </td>
-                    </tr>
+                    <>
+                      <Link className="pl-name" to={`/pipelines/${pipeline.id}`}>
+                        {pipeline.name}
+                      </Link>
+                      {pipeline.forked_from ? <span className="pl-chip pl-chip-quiet">fork</span> : null}
+                      {pipeline.description ? <div className="muted">{pipeline.description}</div> : null}
+                      {pipeline.tags.length > 0 ? (
+                        <ul className="pl-tags" aria-label="Tags">
+                          {pipeline.tags.map((name) => (
+                            <li key={name} className="pl-chip">
+                              {name}
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                      {snippet ? (
+                        <div className="muted pl-snippet">
+                          Found in the text: <span className="mono">{snippet}</span>
+                        </div>
+                      ) : null}
+                    </>
                   );
-                })}
-              </tbody>
-            </table>
-          ) : null}
+                },
+              },
+              { header: "Rules", cell: (pipeline) => pipeline.rules_count },
+              {
+                header: "Visibility",
+                cell: (pipeline) => (
+                  <>
+                    <span className={`badge badge-${pipeline.visibility}`}>{pipeline.visibility}</span>
+                    {me && pipeline.owner !== me.id ? <div className="muted">shared with you</div> : null}
+                  </>
+                ),
+              },
+              {
+                header: "Revision",
+                cell: (pipeline) => (
+                  <Link to={`/pipelines/${pipeline.id}/revisions`} aria-label={`${pipeline.revision}: revisions of ${pipeline.name}`}>
+                    {pipeline.revision}
+                  </Link>
+                ),
+              },
+              {
+                header: "Updated",
+                cell: (pipeline) => (
+                  <time dateTime={pipeline.updated_at} title={fullTime(pipeline.updated_at)}>
+                    {relativeTime(pipeline.updated_at)}
+                  </time>
+                ),
+              },
+            ]}
+          />
         </>
       )}
     </section>

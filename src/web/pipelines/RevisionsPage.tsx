@@ -4,13 +4,13 @@
  * line by line side by side; restore an earlier revision after confirmation (the current content stays as
  * a revision, so a rollback is itself undoable).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
+import { revisionDiffQuery, revisionQuery, revisionsQuery, semanticChanges, useRollback, type RevisionSummary } from "../api/pipeline-revisions.js";
+import { pipelineQuery } from "../api/pipelines.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { QueryState } from "../components/QueryState.js";
+import { Listing } from "../components/Listing.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { byteSize, fullTime, relativeTime } from "../components/formatting.js";
@@ -19,37 +19,23 @@ import "./pipelines.css";
 
 const RevisionDiffView = lazy(() => import("./RevisionDiffView.js"));
 
-type RevisionSummary = components["schemas"]["RevisionSummary"];
-
-/** One semantic change as `POST /api/pipelines/diff` describes it. */
-interface SemanticChange {
-  category: string;
-  change: "added" | "removed" | "changed";
-  path: string;
-  description: string;
-}
-
 export function RevisionsPage() {
   const { id = "" } = useParams();
-  const queries = useQueryClient();
   const [base, setBase] = useState<number | null>(null);
   const [target, setTarget] = useState<number | null>(null);
   const [restoring, setRestoring] = useState<RevisionSummary | null>(null);
-  const pipeline = useQuery({ queryKey: ["pipeline", id], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id } } })) });
+  const pipeline = useQuery(pipelineQuery(id));
   const access = accessTo(useCurrentUser(), pipeline.data?.owner);
-  const revisions = useQuery({ queryKey: ["pipeline", id, "revisions"], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}/revisions", { params: { path: { id } } })) });
+  const revisions = useQuery(revisionsQuery(id));
   const list = revisions.data ?? [];
   const current = list.find((revision) => revision.current) ?? list[0];
   const newer = target ?? current?.revision;
   const older = base ?? list.find((revision) => revision.revision !== newer)?.revision;
-  const rollback = useMutation({
-    mutationFn: async (revision: number) => dataOf(await api.POST("/api/pipelines/{id}/rollback", { params: { path: { id } }, body: { revision_id: revision } })),
-    onSuccess: async () => {
+  const rollback = useRollback({
+    onSuccess: () => {
       setRestoring(null);
       setBase(null);
       setTarget(null);
-      await queries.invalidateQueries({ queryKey: ["pipeline", id] });
-      await queries.invalidateQueries({ queryKey: ["pipelines"] });
     },
   });
   const name = pipeline.data?.name ?? "this pipeline";
@@ -65,61 +51,67 @@ export function RevisionsPage() {
       </div>
       <p className="muted">Every save keeps the previous content. Pick two revisions to compare; restoring one saves it as a new revision, so nothing is lost.</p>
       {pipeline.isSuccess && !access.write ? <p className="muted">{access.reason}</p> : null}
-      <QueryState query={revisions} empty={revisions.isSuccess && list.length === 0 ? "This pipeline has no revisions." : null} />
-      {list.length > 0 ? (
-        <table className="listing pl-revisions">
-          <thead>
-            <tr>
-              <th scope="col">Old side</th>
-              <th scope="col">New side</th>
-              <th scope="col">Revision</th>
-              <th scope="col">Saved</th>
-              <th scope="col">Name</th>
-              <th scope="col">Size</th>
-              <th scope="col">
-                <span className="pl-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((revision) => (
-              <tr key={revision.id} className={revision.revision === older || revision.revision === newer ? "pl-row-picked" : undefined}>
-                <td>
-                  <input type="radio" name="base" aria-label={`Revision ${revision.revision} as the old side`} checked={revision.revision === older} disabled={revision.revision === newer} onChange={() => setBase(revision.revision)} />
-                </td>
-                <td>
-                  <input type="radio" name="target" aria-label={`Revision ${revision.revision} as the new side`} checked={revision.revision === newer} disabled={revision.revision === older} onChange={() => setTarget(revision.revision)} />
-                </td>
-                <td>
-                  <strong>{revision.revision}</strong> {revision.current ? <span className="pl-chip pl-chip-ok">current</span> : null}
-                </td>
-                <td>
-                  <time dateTime={revision.created_at} title={fullTime(revision.created_at)}>
-                    {relativeTime(revision.created_at)}
-                  </time>
-                  <div className="muted">{fullTime(revision.created_at)}</div>
-                </td>
-                <td>{revision.name}</td>
-                <td className="muted">{byteSize(revision.size_bytes)}</td>
-                <td className="pl-cell-actions">
-                  {!revision.current && access.write ? (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        rollback.reset();
-                        setRestoring(revision);
-                      }}
-                      aria-label={`Restore revision ${revision.revision}`}
-                    >
-                      Restore
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <Listing
+        query={revisions}
+        rows={list}
+        rowKey={(revision) => revision.id}
+        className="pl-revisions"
+        rowClassName={(revision) => (revision.revision === older || revision.revision === newer ? "pl-row-picked" : undefined)}
+        empty="This pipeline has no revisions."
+        columns={[
+          {
+            header: "Old side",
+            cell: (revision) => (
+              <input type="radio" name="base" aria-label={`Revision ${revision.revision} as the old side`} checked={revision.revision === older} disabled={revision.revision === newer} onChange={() => setBase(revision.revision)} />
+            ),
+          },
+          {
+            header: "New side",
+            cell: (revision) => (
+              <input type="radio" name="target" aria-label={`Revision ${revision.revision} as the new side`} checked={revision.revision === newer} disabled={revision.revision === older} onChange={() => setTarget(revision.revision)} />
+            ),
+          },
+          {
+            header: "Revision",
+            cell: (revision) => (
+              <>
+                <strong>{revision.revision}</strong> {revision.current ? <span className="pl-chip pl-chip-ok">current</span> : null}
+              </>
+            ),
+          },
+          {
+            header: "Saved",
+            cell: (revision) => (
+              <>
+                <time dateTime={revision.created_at} title={fullTime(revision.created_at)}>
+                  {relativeTime(revision.created_at)}
+                </time>
+                <div className="muted">{fullTime(revision.created_at)}</div>
+              </>
+            ),
+          },
+          { header: "Name", cell: (revision) => revision.name },
+          { header: "Size", className: "muted", cell: (revision) => byteSize(revision.size_bytes) },
+          {
+            header: "Actions",
+            hideHeader: true,
+            className: "pl-cell-actions",
+            cell: (revision) =>
+              !revision.current && access.write ? (
+                <button
+                  type="button"
+                  onClick={() => {
+                    rollback.reset();
+                    setRestoring(revision);
+                  }}
+                  aria-label={`Restore revision ${revision.revision}`}
+                >
+                  Restore
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       {list.length === 1 ? <p className="empty">Only one revision so far. Save a change in the editor, then compare it here.</p> : null}
       {older !== undefined && newer !== undefined ? <RevisionComparison pipelineId={id} older={older} newer={newer} /> : null}
       <ConfirmDialog
@@ -129,7 +121,7 @@ export function RevisionsPage() {
         busyLabel="Restoring…"
         busy={rollback.isPending}
         error={rollback.error}
-        onConfirm={() => restoring && rollback.mutate(restoring.revision)}
+        onConfirm={() => restoring && rollback.mutate({ id, revision: restoring.revision })}
         onCancel={() => setRestoring(null)}
       >
         <p>
@@ -143,20 +135,10 @@ export function RevisionsPage() {
 
 /** What changed between two revisions: the service's semantic changes, then the texts side by side. */
 function RevisionComparison({ pipelineId, older, newer }: { pipelineId: string; older: number; newer: number }) {
-  const revision = (number: number) => ({
-    queryKey: ["pipeline", pipelineId, "revision", number],
-    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}/revisions/{rev}", { params: { path: { id: pipelineId, rev: String(number) } } })),
-    staleTime: Infinity,
-  });
-  const before = useQuery(revision(older));
-  const after = useQuery(revision(newer));
-  const diff = useQuery({
-    queryKey: ["pipeline", pipelineId, "diff", older, newer],
-    queryFn: async () => dataOf(await api.POST("/api/pipelines/diff", { body: { toml_a: before.data!.toml_content, toml_b: after.data!.toml_content } })),
-    enabled: before.isSuccess && after.isSuccess,
-    staleTime: Infinity,
-  });
-  const changes = (diff.data?.changes ?? []) as unknown as SemanticChange[];
+  const before = useQuery(revisionQuery(pipelineId, older));
+  const after = useQuery(revisionQuery(pipelineId, newer));
+  const diff = useQuery(revisionDiffQuery(pipelineId, older, newer, { before: before.data?.toml_content, after: after.data?.toml_content }));
+  const changes = semanticChanges(diff.data);
   return (
     <section aria-labelledby="comparison-title" className="pl-comparison">
       <h2 id="comparison-title">

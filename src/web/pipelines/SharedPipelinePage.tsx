@@ -3,34 +3,27 @@
  * mode), its TOML to read or download, and "Import a copy", which imports the link (so a revoked link
  * cannot be imported from a page left open) into a pipeline the caller owns and opens it in the editor.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
-import { api, ApiError, dataOf } from "../api.js";
+import { ApiError } from "../api/errors.js";
+import { sharedPipelineQuery } from "../api/pipeline-shares.js";
+import { useImportPipeline } from "../api/pipelines.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
-import { signInPath } from "../account/session.js";
+import { signInPath } from "../account/return-path.js";
 import { accessTo, useCurrentUser } from "./access.js";
-import { downloadText, tomlFilename } from "./format.js";
+import { downloadText } from "./download.js";
+import { tomlFilename } from "./format.js";
+import { importFormOfToken } from "./share-links.js";
 import "./pipelines.css";
 
 export function SharedPipelinePage() {
   const { token = "" } = useParams();
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const user = useCurrentUser();
   const access = accessTo(user, undefined);
-  const landing = useQuery({
-    queryKey: ["share", token],
-    queryFn: async () => dataOf(await api.GET("/api/share/{token}", { params: { path: { token } } })),
-    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
-  });
-  const importing = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/pipelines/import", { body: { url: `strand+https://${window.location.host}/share/${token}` } })),
-    onSuccess: async (imported) => {
-      await queries.invalidateQueries({ queryKey: ["pipelines"] });
-      void navigate(`/pipelines/${imported.id}`);
-    },
-  });
+  const landing = useQuery(sharedPipelineQuery(token));
+  const importing = useImportPipeline({ onSuccess: (imported) => void navigate(`/pipelines/${imported.id}`) });
   const goneStatus = landing.error instanceof ApiError && (landing.error.status === 410 || landing.error.status === 404) ? landing.error.status : null;
   const gone = goneStatus !== null;
   const shared = landing.data;
@@ -59,7 +52,7 @@ export function SharedPipelinePage() {
         </>
       ) : shared ? (
         <>
-          <div className="page-head pl-shared-head">
+          <div className="page-head">
             <div>
               <p className="pl-eyebrow">Shared with you · read only</p>
               <h1 id="shared-title">{shared.pipeline.name}</h1>
@@ -69,7 +62,7 @@ export function SharedPipelinePage() {
               <button type="button" onClick={() => downloadText(tomlFilename(shared.pipeline.name), shared.toml_content)}>
                 Download TOML
               </button>
-              <button type="button" className="pl-primary" onClick={() => importing.mutate()} disabled={importing.isPending || !access.create} aria-busy={importing.isPending} title={access.reason ?? undefined}>
+              <button type="button" className="pl-primary" onClick={() => importing.mutate({ url: importFormOfToken(token, window.location.host) })} disabled={importing.isPending || !access.create} aria-busy={importing.isPending} title={access.reason ?? undefined}>
                 {importing.isPending ? "Importing…" : "Import a copy"}
               </button>
             </div>

@@ -3,25 +3,24 @@
  * after confirmation. The link people open is this app's `/share/<token>` page; the `strand+https://` form
  * is what `POST /api/pipelines/import` and `strand` on another machine take.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link, useParams } from "react-router";
-import { api, baseUrl, dataOf } from "../api.js";
-import type { components } from "../../client/api-types.js";
+import { sharesQuery, useCreateShare, useRevokeShare, type ShareLink } from "../api/pipeline-shares.js";
+import { pipelineQuery } from "../api/pipelines.js";
+import { baseUrl } from "../api/service-address.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Listing } from "../components/Listing.js";
 import { QueryState } from "../components/QueryState.js";
 import { accessTo, useCurrentUser } from "./access.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { CopyField } from "../components/CopyField.js";
 import { fullTime, relativeTime } from "../components/formatting.js";
+import { sharePageUrl as sharePageUrlUnder } from "./share-links.js";
 import "./pipelines.css";
 
-type ShareLink = components["schemas"]["ShareLink"];
-
 /** The address of this app's page for a share token. */
-export function sharePageUrl(token: string): string {
-  return new URL(`share/${token}`, baseUrl).href;
-}
+const sharePageUrl = (token: string) => sharePageUrlUnder(token, baseUrl);
 
 const LIFETIMES = [
   { days: 1, label: "1 day" },
@@ -33,30 +32,17 @@ const LIFETIMES = [
 
 export function SharingPage() {
   const { id = "" } = useParams();
-  const queries = useQueryClient();
   const [days, setDays] = useState(30);
   const [made, setMade] = useState<ShareLink | null>(null);
   const [revoking, setRevoking] = useState<ShareLink | null>(null);
   const lifetimeId = useId();
-  const pipeline = useQuery({ queryKey: ["pipeline", id], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id } } })) });
+  const pipeline = useQuery(pipelineQuery(id));
   const access = accessTo(useCurrentUser(), pipeline.data?.owner);
-  const shares = useQuery({
-    queryKey: ["pipeline", id, "shares"],
-    queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}/shares", { params: { path: { id } } })),
-    enabled: pipeline.isSuccess && access.write,
-  });
-  const share = useMutation({
-    mutationFn: async () => dataOf(await api.POST("/api/pipelines/{id}/share", { params: { path: { id } }, body: { expires_in_days: days } })),
-    onSuccess: async (link) => {
-      setMade(link);
-      await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: async (token: string) => dataOf(await api.DELETE("/api/pipelines/{id}/share/{token}", { params: { path: { id, token } } })),
-    onSuccess: async (link) => {
-      // The list first, so the dialog closes onto the refreshed rows (its Revoke button is gone by then).
-      await queries.invalidateQueries({ queryKey: ["pipeline", id, "shares"] });
+  const shares = useQuery(sharesQuery(id, pipeline.isSuccess && access.write));
+  const share = useCreateShare({ onSuccess: (link) => setMade(link) });
+  // The list is refreshed first, so the dialog closes onto the refreshed rows (its Revoke button is gone by then).
+  const revoke = useRevokeShare({
+    onSuccess: (link) => {
       if (made?.token === link.token) setMade(null);
       setRevoking(null);
     },
@@ -87,7 +73,7 @@ export function SharingPage() {
                   </option>
                 ))}
               </select>
-              <button type="button" className="pl-primary" onClick={() => share.mutate()} disabled={share.isPending} aria-busy={share.isPending}>
+              <button type="button" className="pl-primary" onClick={() => share.mutate({ id, days })} disabled={share.isPending} aria-busy={share.isPending}>
                 {share.isPending ? "Creating link…" : "Create share link"}
               </button>
             </div>
@@ -105,74 +91,69 @@ export function SharingPage() {
             ) : null}
           </div>
           <h2>Links</h2>
-          <QueryState query={shares} empty={shares.data && shares.data.length === 0 ? "No share links yet. Create one above to give someone a read-only copy." : null} />
-          {shares.data && shares.data.length > 0 ? (
-            <table className="listing">
-              <thead>
-                <tr>
-                  <th scope="col">Link</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="pl-visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shares.data.map((link) => (
-                  <tr key={link.token}>
-                    <td>
-                      {link.state === "active" ? (
-                        <a href={sharePageUrl(link.token)} className="mono" target="_blank" rel="noreferrer">
-                          …/share/{link.token.slice(0, 10)}…
-                        </a>
-                      ) : (
-                        <span className="mono muted">…/share/{link.token.slice(0, 10)}…</span>
-                      )}
-                    </td>
-                    <td>
-                      <span className={`badge pl-state-${link.state}`}>{link.state}</span>
-                    </td>
-                    <td>
-                      <time dateTime={link.created_at} title={fullTime(link.created_at)}>
-                        {relativeTime(link.created_at)}
-                      </time>
-                    </td>
-                    <td>
-                      {link.revoked_at ? (
-                        <span className="muted">revoked {relativeTime(link.revoked_at)}</span>
-                      ) : link.expires_at ? (
-                        <time dateTime={link.expires_at} title={fullTime(link.expires_at)}>
-                          {relativeTime(link.expires_at)}
-                        </time>
-                      ) : (
-                        "never"
-                      )}
-                    </td>
-                    <td className="pl-cell-actions">
-                      {link.state === "active" ? (
-                        <>
-                          <CopyButton value={sharePageUrl(link.token)} label={`Copy link ${link.token.slice(0, 10)}`} />
-                          <button
-                            type="button"
-                            className="pl-danger-quiet"
-                            aria-label={`Revoke link ${link.token.slice(0, 10)}`}
-                            onClick={() => {
-                              revoke.reset();
-                              setRevoking(link);
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
+          <Listing
+            query={shares}
+            rows={shares.data ?? []}
+            rowKey={(link) => link.token}
+            empty="No share links yet. Create one above to give someone a read-only copy."
+            columns={[
+              {
+                header: "Link",
+                cell: (link) =>
+                  link.state === "active" ? (
+                    <a href={sharePageUrl(link.token)} className="mono" target="_blank" rel="noreferrer">
+                      …/share/{link.token.slice(0, 10)}…
+                    </a>
+                  ) : (
+                    <span className="mono muted">…/share/{link.token.slice(0, 10)}…</span>
+                  ),
+              },
+              { header: "State", cell: (link) => <span className={`badge badge-share-${link.state}`}>{link.state}</span> },
+              {
+                header: "Created",
+                cell: (link) => (
+                  <time dateTime={link.created_at} title={fullTime(link.created_at)}>
+                    {relativeTime(link.created_at)}
+                  </time>
+                ),
+              },
+              {
+                header: "Expires",
+                cell: (link) =>
+                  link.revoked_at ? (
+                    <span className="muted">revoked {relativeTime(link.revoked_at)}</span>
+                  ) : link.expires_at ? (
+                    <time dateTime={link.expires_at} title={fullTime(link.expires_at)}>
+                      {relativeTime(link.expires_at)}
+                    </time>
+                  ) : (
+                    "never"
+                  ),
+              },
+              {
+                header: "Actions",
+                hideHeader: true,
+                className: "pl-cell-actions",
+                cell: (link) =>
+                  link.state === "active" ? (
+                    <>
+                      <CopyButton value={sharePageUrl(link.token)} label={`Copy link ${link.token.slice(0, 10)}`} />
+                      <button
+                        type="button"
+                        className="danger-text"
+                        aria-label={`Revoke link ${link.token.slice(0, 10)}`}
+                        onClick={() => {
+                          revoke.reset();
+                          setRevoking(link);
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    </>
+                  ) : null,
+              },
+            ]}
+          />
         </>
       ) : null}
       <ConfirmDialog
@@ -183,7 +164,7 @@ export function SharingPage() {
         busy={revoke.isPending}
         error={revoke.error}
         danger
-        onConfirm={() => revoking && revoke.mutate(revoking.token)}
+        onConfirm={() => revoking && revoke.mutate({ id, token: revoking.token })}
         onCancel={() => setRevoking(null)}
       >
         <p>

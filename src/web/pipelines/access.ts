@@ -4,7 +4,8 @@
  * only read; changing, sharing and deleting are for the owner and administrators. The service decides in
  * the end; this only keeps the app from offering what it would refuse.
  */
-import { useCurrentUser as useSession, useServiceMode } from "../account/session.js";
+import { useCurrentUser as useSession } from "../api/account.js";
+import { useServiceMode } from "../api/health.js";
 
 /** The signed-in account, or undefined in personal mode, while unknown, or signed out. */
 export function useCurrentUser() {

@@ -1,19 +1,8 @@
 /**
- * Small text helpers of the pipeline pages: a pipeline's saved TOML as a download, the starter text of a new
- * pipeline and renaming its `[workflow]`. (Times and sizes: components/formatting.ts.)
+ * Small text helpers of the pipeline pages: a pipeline's file name, the names the service accepts, the
+ * starter text of a new pipeline and renaming its `[workflow]`. Pure. (Times and sizes:
+ * components/formatting.ts; saving a text as a file: download.ts.)
  */
-
-/** Saves `text` as a file named `filename` through a temporary object URL (no request needed). */
-export function downloadText(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-}
 
 /** A file name for a pipeline's TOML: its name with anything unusual replaced. */
 export function tomlFilename(name: string): string {

@@ -4,16 +4,15 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, dataOf } from "../api.js";
+import { diagnosticsQuery } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { runKeys } from "./run-data.js";
 
 /** Diagnoses shown at first: a run with thousands of failures stays readable. */
 const FIRST = 3;
 
 export function DiagnosticsPanel({ runId, onOpenLog }: { runId: string; onOpenLog: (job: string) => void }) {
   const [all, setAll] = useState(false);
-  const diagnostics = useQuery({ queryKey: [...runKeys.diagnostics(runId)], queryFn: async () => dataOf(await api.GET("/api/runs/{id}/diagnostics", { params: { path: { id: runId } } })) });
+  const diagnostics = useQuery(diagnosticsQuery(runId));
   if (diagnostics.error) return <ErrorNotice error={diagnostics.error} />;
   if (!diagnostics.data) return <p className="muted">Looking at the failures…</p>;
   const { failures } = diagnostics.data;

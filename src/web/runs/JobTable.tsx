@@ -9,7 +9,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { fetchJobs, runKeys, type JobRow, type JobSort } from "./run-data.js";
+import { jobPageQuery, type JobRow, type JobSort } from "../api/runs.js";
 
 const PAGE = 200;
 const ROW_HEIGHT = 34;
@@ -40,6 +40,8 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
   const filter = useMemo(() => ({ sort, order, ...(q ? { q } : {}), ...(status ? { status } : {}), ...(rule ? { rule } : {}) }), [sort, order, q, status, rule]);
   const scroller = useRef<HTMLDivElement>(null);
   const [total, setTotal] = useState(0);
+  // The virtualizer answers fresh functions on every render by design; nothing here memoizes what it answers.
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual, used as its documentation shows
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
   // The pages the rows on screen fall in (the first always: it tells the total).
@@ -49,11 +51,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
     return [...wanted].sort((a, b) => a - b);
   }, [items]);
   const pages = useQueries({
-    queries: pageIndexes.map((page) => ({
-      queryKey: [...runKeys.jobs(runId, filter), page],
-      queryFn: () => fetchJobs(runId, { offset: page * PAGE, limit: PAGE, ...filter }),
-      placeholderData: page === 0 ? keepPreviousData : undefined,
-    })),
+    queries: pageIndexes.map((page) => ({ ...jobPageQuery(runId, filter, page, PAGE), placeholderData: page === 0 ? keepPreviousData : undefined })),
   });
   const firstPage = pages[0];
   const latestTotal = firstPage?.data?.total;

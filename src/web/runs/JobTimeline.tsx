@@ -7,7 +7,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { fetchJobs, isTerminal, runKeys, type JobRow } from "./run-data.js";
+import { isTerminal, timelineQuery } from "../api/runs.js";
+import { packLanes } from "./timeline-lanes.js";
 import { useInView } from "./useInView.js";
 
 const PAGE = 500;
@@ -26,14 +27,13 @@ export function ruleColour(rule: string, rules: string[]): string {
 export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId: string; runStatus: string; rules: string[]; ready: boolean; dryRun: boolean }) {
   const [anchor, visible] = useInView<HTMLDivElement>();
   const jobs = useQuery({
-    queryKey: [...runKeys.timeline(runId)],
-    // The engine's order, from the end: the most recently started jobs, without a sort of the whole run.
-    queryFn: () => fetchJobs(runId, { offset: 0, limit: PAGE, sort: "order", order: "desc" }),
+    ...timelineQuery(runId, PAGE),
     enabled: visible && ready,
     refetchInterval: isTerminal(runStatus) ? false : 10_000,
   });
-  const now = jobs.dataUpdatedAt || Date.now();
-  const drawn = useMemo(() => layout(jobs.data?.items ?? [], now), [jobs.data, now]);
+  // "Now" for a running job is when its page was read (there is no bar before then).
+  const now = jobs.dataUpdatedAt;
+  const drawn = useMemo(() => packLanes(jobs.data?.items ?? [], now, MAX_LANES), [jobs.data, now]);
   if (jobs.error) return <ErrorNotice error={jobs.error} />;
   if (!jobs.data)
     return (
@@ -88,37 +88,4 @@ export function JobTimeline({ runId, runStatus, rules, ready, dryRun }: { runId:
       </figcaption>
     </figure>
   );
-}
-
-interface Bar {
-  job: JobRow;
-  from: number;
-  to: number;
-  lane: number;
-}
-
-/** Packs started jobs into as few lanes as keep them apart (first free lane, by start time). */
-function layout(items: JobRow[], now: number): { bars: Bar[]; start: number; end: number; lanes: number; hidden: number } {
-  const started = items
-    .filter((job) => job.started_at)
-    .map((job) => ({ job, from: Date.parse(job.started_at!), to: job.finished_at ? Date.parse(job.finished_at) : job.status === "running" ? now : Date.parse(job.started_at!) + (job.duration_ms ?? 0) }))
-    .sort((a, b) => a.from - b.from);
-  const laneEnds: number[] = [];
-  const bars: Bar[] = [];
-  let hidden = 0;
-  for (const bar of started) {
-    let lane = laneEnds.findIndex((endAt) => endAt <= bar.from);
-    if (lane < 0) {
-      if (laneEnds.length >= MAX_LANES) {
-        hidden++;
-        continue;
-      }
-      lane = laneEnds.length;
-      laneEnds.push(bar.to);
-    } else laneEnds[lane] = bar.to;
-    bars.push({ ...bar, lane });
-  }
-  const start = started.length ? started[0]!.from : now;
-  const end = started.reduce((latest, bar) => Math.max(latest, bar.to), start);
-  return { bars, start, end, lanes: Math.max(1, laneEnds.length), hidden };
 }

@@ -5,7 +5,7 @@
  * a query: each answer extends the previous one instead of replacing it.
  */
 import { useEffect, useRef, useState } from "react";
-import { api, dataOf } from "../api.js";
+import { fetchLogPage } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount } from "../components/formatting.js";
 
@@ -24,26 +24,29 @@ export function LogViewer({ runId, job, follow, initialStream }: { runId: string
   const [error, setError] = useState<Error | null>(null);
   const [stuck, setStuck] = useState(true);
   const view = useRef<HTMLPreElement>(null);
-  const followRef = useRef(follow);
-  followRef.current = follow;
+  // (The page gives each job's log a viewer of its own, so `job` and `initialStream` never change here.)
 
-  useEffect(() => {
-    setStream(initialStream ?? (job ? "stdout" : "engine"));
-  }, [job, initialStream]);
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let offset: number | undefined;
+  // Another source, or following turned on again (the reading stopped at the end) or off: read from the
+  // start. The shown lines are cleared while rendering, the reading restarts in the effect below.
+  const source = `${runId}\u0001${job ?? ""}\u0001${stream}\u0001${follow}`;
+  const [readingFrom, setReadingFrom] = useState(source);
+  if (readingFrom !== source) {
+    setReadingFrom(source);
     setLines([]);
     setDropped(0);
     setLoading(true);
     setError(null);
     setStuck(true);
+  }
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let offset: number | undefined;
     const read = async (): Promise<void> => {
       if (stopped) return;
       try {
-        const page = dataOf(await api.GET("/api/runs/{id}/logs", { params: { path: { id: runId }, query: { ...(job ? { job } : {}), stream, limit: 1000, ...(offset !== undefined ? { offset } : {}) } } }));
+        const page = await fetchLogPage(runId, { ...(job ? { job } : {}), stream, limit: 1000, ...(offset !== undefined ? { offset } : {}) });
         if (stopped) return;
         offset = page.next_offset;
         if (page.lines.length > 0) {
@@ -58,12 +61,12 @@ export function LogViewer({ runId, job, follow, initialStream }: { runId: string
         setError(null);
         // Behind: read on at once. At the end: wait for more while the run works, else stop.
         if (!page.eof) return void (timer = setTimeout(() => void read(), 0));
-        if (followRef.current) timer = setTimeout(() => void read(), FOLLOW_MS);
+        if (follow) timer = setTimeout(() => void read(), FOLLOW_MS);
       } catch (failure) {
         if (stopped) return;
         setLoading(false);
         setError(failure as Error);
-        if (followRef.current) timer = setTimeout(() => void read(), FOLLOW_MS * 2);
+        if (follow) timer = setTimeout(() => void read(), FOLLOW_MS * 2);
       }
     };
     void read();
@@ -71,7 +74,6 @@ export function LogViewer({ runId, job, follow, initialStream }: { runId: string
       stopped = true;
       if (timer) clearTimeout(timer);
     };
-    // `follow` turning on again restarts the reading (it stopped at the end); turning off lets the loop end by itself.
   }, [runId, job, stream, follow]);
 
   // New lines keep the view at the bottom, unless the reader scrolled up to read.

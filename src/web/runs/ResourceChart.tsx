@@ -3,9 +3,9 @@
  * status refreshes and draws the samples as two lines in one SVG chart (CPU % on the left axis, memory on
  * the right), with the latest values and the peak memory beside it.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { byteSize } from "../components/formatting.js";
-import type { RunStatusView } from "./run-data.js";
+import type { RunStatusView } from "../api/runs.js";
 
 interface Sample {
   time: number;
@@ -19,11 +19,11 @@ const H = 180;
 const PAD = { left: 44, right: 56, top: 10, bottom: 24 };
 
 export function ResourceChart({ resources, sampledAt, running }: { resources: RunStatusView["resources"] | undefined; sampledAt: number; running: boolean }) {
+  // A sample each time the status refreshes while the run works (taken while rendering, once per refresh).
   const [samples, setSamples] = useState<Sample[]>([]);
-  useEffect(() => {
-    if (!resources || !running || sampledAt === 0) return;
-    setSamples((list) => (list.at(-1)?.time === sampledAt ? list : [...list, { time: sampledAt, cpu: resources.cpu_pct, memory: resources.memory_mb }].slice(-MAX_SAMPLES)));
-  }, [resources, sampledAt, running]);
+  if (resources && running && sampledAt !== 0 && samples.at(-1)?.time !== sampledAt) {
+    setSamples([...samples, { time: sampledAt, cpu: resources.cpu_pct, memory: resources.memory_mb }].slice(-MAX_SAMPLES));
+  }
 
   const mb = (value: number) => byteSize(value * 1024 * 1024);
   const latest = resources;

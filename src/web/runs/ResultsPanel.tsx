@@ -5,10 +5,10 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, dataOf } from "../api.js";
+import { fileUrl, filePreviewQuery, folderQuery, resultsQuery } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Listing } from "../components/Listing.js";
 import { byteSize, formatCount, fullTime } from "../components/formatting.js";
-import { fetchFolder, fileUrl, runKeys } from "./run-data.js";
 import { useInView } from "./useInView.js";
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -16,12 +16,7 @@ const IMAGE = /\.(png|jpe?g|gif|webp|svg|bmp|ico)$/i;
 
 export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }) {
   const [anchor, visible] = useInView<HTMLDivElement>();
-  const results = useQuery({
-    enabled: visible,
-    queryKey: [...runKeys.results(runId)],
-    queryFn: async () => dataOf(await api.GET("/api/runs/{id}/results", { params: { path: { id: runId } } })),
-    refetchInterval: ended ? false : 15_000,
-  });
+  const results = useQuery({ ...resultsQuery(runId), enabled: visible, refetchInterval: ended ? false : 15_000 });
   const [preview, setPreview] = useState<string | undefined>();
   const [browsing, setBrowsing] = useState(false);
   const files = results.data?.files ?? [];
@@ -37,37 +32,34 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
               {formatCount(files.length)} file{files.length === 1 ? "" : "s"}, {byteSize(results.data.total_size_bytes)}
               {results.data.truncated ? " (the first 10,000 listed)" : ""}
             </p>
-            <table className="listing compact">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Modified</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {files.slice(0, 500).map((file) => (
-                  <tr key={file.path} className={preview === file.path ? "selected" : undefined}>
-                    <td className="mono">{file.path}</td>
-                    <td>{file.rule}</td>
-                    <td className="mono">{byteSize(file.size_bytes)}</td>
-                    <td className="muted">{fullTime(file.modified_at)}</td>
-                    <td className="actions">
+            <Listing
+              rows={files.slice(0, 500)}
+              rowKey={(file) => file.path}
+              className="compact"
+              rowClassName={(file) => (preview === file.path ? "selected" : undefined)}
+              empty={null}
+              columns={[
+                { header: "File", className: "mono", cell: (file) => file.path },
+                { header: "Rule", cell: (file) => file.rule },
+                { header: "Size", className: "mono", cell: (file) => byteSize(file.size_bytes) },
+                { header: "Modified", className: "muted", cell: (file) => fullTime(file.modified_at) },
+                {
+                  header: "Actions",
+                  hideHeader: true,
+                  className: "actions",
+                  cell: (file) => (
+                    <>
                       <button type="button" className="link-button" aria-pressed={preview === file.path} aria-label={`Preview ${file.path}`} onClick={() => setPreview(preview === file.path ? undefined : file.path)}>
                         Preview
                       </button>
                       <a href={fileUrl(runId, file.path, { download: true })} download aria-label={`Download ${file.path}`}>
                         Download
                       </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+              ]}
+            />
             {files.length > 500 ? <p className="muted">The first 500 are listed here; browse the workspace for the rest.</p> : null}
           </>
         )
@@ -88,25 +80,7 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
 /** The start of a text file, or an image, in place. */
 function FilePreview({ runId, path, onClose }: { runId: string; path: string; onClose: () => void }) {
   const image = IMAGE.test(path);
-  const text = useQuery({
-    queryKey: ["run", runId, "preview", path],
-    enabled: !image,
-    staleTime: 60_000,
-    queryFn: async () => {
-      // A plain request: the typed client reads JSON, and this needs a Range header and the raw bytes.
-      const response = await fetch(fileUrl(runId, path), { headers: { Range: `bytes=0-${PREVIEW_BYTES - 1}` }, credentials: "same-origin" });
-      if (!response.ok && response.status !== 206) {
-        const body = (await response.json().catch(() => ({}))) as { message?: string };
-        throw new Error(body.message ?? `the service answered ${response.status}`);
-      }
-      const type = response.headers.get("Content-Type") ?? "";
-      const range = response.headers.get("Content-Range");
-      const size = range ? Number(range.split("/")[1]) : Number(response.headers.get("Content-Length") ?? 0);
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const binary = !/^text\/|json|xml|csv|tab-separated|yaml|toml|javascript/.test(type) && bytes.slice(0, 4096).includes(0);
-      return { text: binary ? null : new TextDecoder().decode(bytes), size, partial: bytes.length < size };
-    },
-  });
+  const text = useQuery({ ...filePreviewQuery(runId, path, PREVIEW_BYTES), enabled: !image });
   return (
     <section className="file-preview" aria-label={`Preview of ${path}`}>
       <div className="log-head">
@@ -141,7 +115,7 @@ function FilePreview({ runId, path, onClose }: { runId: string; path: string; on
 /** The run's workspace, one folder at a time, with a breadcrumb. */
 function FolderBrowser({ runId, onPreview }: { runId: string; onPreview: (path: string) => void }) {
   const [path, setPath] = useState("");
-  const folder = useQuery({ queryKey: [...runKeys.folder(runId, path)], queryFn: () => fetchFolder(runId, path) });
+  const folder = useQuery(folderQuery(runId, path));
   const parts = path ? path.split("/") : [];
   return (
     <div className="folder">

@@ -1,6 +1,6 @@
 /** Per-rule progress: a bar of each rule's jobs by state, its counts, state and time. */
 import { formatCount, formatDuration } from "../components/formatting.js";
-import type { RunStatusView } from "./run-data.js";
+import type { RunStatusView } from "../api/runs.js";
 
 export function RuleProgress({ nodes, selected, onSelect }: { nodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {
   if (nodes.length === 0) return <p className="muted">No rules have jobs yet: the engine is planning the run.</p>;

@@ -8,7 +8,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
-import { DagView, type DagNode } from "../dag/DagView.js";
+import { DagView } from "../dag/DagView.js";
+import type { DagNode } from "../dag/drawn-graph.js";
 import { QueryState } from "../components/QueryState.js";
 import { DiagnosticsPanel } from "./DiagnosticsPanel.js";
 import { ExplainFailure } from "../ai/ExplainFailure.js";
@@ -21,8 +22,8 @@ import { ResourceChart } from "./ResourceChart.js";
 import { ResultsPanel } from "./ResultsPanel.js";
 import { RuleProgress } from "./RuleProgress.js";
 import { RunControls } from "./RunControls.js";
-import { fetchDagStatus, fetchRun, fetchStatus, isTerminal, runKeys, type RunDetail, type RunStatusView } from "./run-data.js";
-import { useRunEvents, type LiveState } from "./useRunEvents.js";
+import { isTerminal, runDagQuery, runQuery, runStatusQuery, type RunDagStatus, type RunDetail, type RunStatusView } from "../api/runs.js";
+import { useRunEvents, type LiveState } from "../api/run-events.js";
 import "./runs.css";
 
 /** The slow poll behind the event stream (a proxy may hold the stream back). */
@@ -30,29 +31,26 @@ const FALLBACK_POLL_MS = 15_000;
 
 export function RunPage() {
   const { id = "" } = useParams();
+  // A new run (a retry opened from this page) starts afresh: nothing chosen, no explanation asked.
+  return <RunView key={id} id={id} />;
+}
+
+function RunView({ id }: { id: string }) {
   const run = useQuery({
-    queryKey: [...runKeys.detail(id)],
-    queryFn: () => fetchRun(id),
+    ...runQuery(id),
     refetchInterval: (query) => (isTerminal(query.state.data?.status) ? false : FALLBACK_POLL_MS),
   });
   const ended = isTerminal(run.data?.status);
   // Asked at once beside the run: the progress is what the page is opened for.
   const status = useQuery({
-    queryKey: [...runKeys.status(id)],
-    queryFn: () => fetchStatus(id),
+    ...runStatusQuery(id),
     refetchInterval: ended ? false : FALLBACK_POLL_MS,
   });
   // The graph and the timeline wait for the progress: on a huge run the service answers one at a time.
-  const dag = useQuery({ queryKey: [...runKeys.dag(id)], queryFn: () => fetchDagStatus(id), enabled: status.data !== undefined, staleTime: Infinity });
+  const dag = useQuery({ ...runDagQuery(id), enabled: status.data !== undefined, staleTime: Infinity });
   const live = useRunEvents(id, run.data !== undefined && !ended);
   const [rule, setRule] = useState<string | undefined>();
   const [logJob, setLogJob] = useState<{ job: string; stream?: "stdout" | "stderr" } | undefined>();
-
-  // A new run (a retry opened from this page) starts with nothing chosen.
-  useEffect(() => {
-    setRule(undefined);
-    setLogJob(undefined);
-  }, [id]);
 
   if (!run.data) {
     return (
@@ -141,7 +139,7 @@ function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusVi
     <header className="run-header panel">
       <div className="run-title">
         <h1>
-          {run.workflow_name} <span className={`badge badge-${run.status} badge-large`}>{run.status}</span>
+          {run.workflow_name} <span className={`badge badge-${run.status}`}>{run.status}</span>
           {run.dry_run ? <span className="badge badge-dry">dry run</span> : null}
         </h1>
         <LiveIndicator live={live} ended={ended} />
@@ -234,7 +232,7 @@ function LiveIndicator({ live, ended }: { live: LiveState; ended: boolean }) {
 }
 
 /** The rule-level graph, each rule coloured by its state (the status view's, which refreshes live). */
-function RunDag({ dag, statusNodes, selected, onSelect }: { dag: Awaited<ReturnType<typeof fetchDagStatus>> | undefined; statusNodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {
+function RunDag({ dag, statusNodes, selected, onSelect }: { dag: RunDagStatus | undefined; statusNodes: RunStatusView["nodes"]; selected?: string; onSelect: (rule: string | undefined) => void }) {
   if (!dag) return <p className="muted">Loading the graph…</p>;
   const byRule = new Map(statusNodes.map((node) => [node.rule, node]));
   // The generated type intersects the plain DAG's nodes with these; each node has its state and counts.
@@ -252,13 +250,18 @@ function RunDag({ dag, statusNodes, selected, onSelect }: { dag: Awaited<ReturnT
   );
 }
 
-/** The current time, ticking each second while `ticking`. */
+/** The current time, ticking each second while `ticking` (from the moment it starts). */
 function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1_000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }, [ticking]);
-  return ticking ? now : Date.now();
+  return now;
 }

@@ -4,13 +4,12 @@
  * are active. Each row links to its run page and shows its duration and job counts.
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { api, dataOf } from "../api.js";
-import { QueryState } from "../components/QueryState.js";
+import { runsQuery } from "../api/runs.js";
+import { Listing } from "../components/Listing.js";
 import { formatDuration, fullTime } from "../components/formatting.js";
 import { elapsedMs } from "./format.js";
-import { isTerminal } from "./run-data.js";
 import "./runs.css";
 
 const STATES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
@@ -25,30 +24,9 @@ export function RunsPage() {
     const timer = setTimeout(() => setQ(typed.trim()), 250);
     return () => clearTimeout(timer);
   }, [typed]);
-  const runs = useInfiniteQuery({
-    queryKey: ["runs", status, q],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) =>
-      dataOf(await api.GET("/api/runs", { params: { query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}), ...(status ? { status } : {}), ...(q ? { q } : {}) } } })),
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-    // Active runs change by the second; a list of finished runs only gains new ones.
-    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((run) => !isTerminal(run.status))) ? 5_000 : 20_000),
-  });
+  const runs = useInfiniteQuery(runsQuery({ ...(status ? { status } : {}), ...(q ? { q } : {}) }));
   const items = runs.data?.pages.flatMap((page) => page.items) ?? [];
   const total = runs.data?.pages[0]?.total;
-
-  // Scrolling near the end loads the next page.
-  const sentinel = useRef<HTMLDivElement>(null);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = runs;
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: "400px" });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const filtered = status !== "" || q !== "";
   return (
@@ -70,62 +48,40 @@ export function RunsPage() {
           </label>
         </div>
       </div>
-      <QueryState
+      <Listing
         query={runs}
-        empty={
-          runs.data && items.length === 0
-            ? filtered
-              ? `No runs${status ? ` in state ${status}` : ""}${q ? ` matching “${q}”` : ""} yet.`
-              : "No runs yet. Open a pipeline and choose Run to start one."
-            : null
-        }
+        rows={items}
+        rowKey={(run) => run.id}
+        className="runs-listing"
+        empty={filtered ? `No runs${status ? ` in state ${status}` : ""}${q ? ` matching “${q}”` : ""} yet.` : "No runs yet. Open a pipeline and choose Run to start one."}
+        columns={[
+          {
+            header: "Workflow",
+            cell: (run) => (
+              <>
+                <Link to={`/runs/${run.id}`} className="run-link">
+                  <strong>{run.workflow_name}</strong>
+                </Link>
+                {run.dry_run ? <span className="muted"> · dry run</span> : null}
+                {run.retry_of ? <span className="muted"> · retry</span> : null}
+                <div className="muted mono">{run.id}</div>
+              </>
+            ),
+          },
+          { header: "State", cell: (run) => <span className={`badge badge-${run.status}`}>{run.status}</span> },
+          { header: "Jobs", cell: (run) => <JobCounts counts={run.counts} /> },
+          { header: "Duration", cell: (run) => formatDuration(elapsedMs(run.started_at, run.finished_at)) },
+          { header: "Created", cell: (run) => <time dateTime={run.created_at}>{fullTime(run.created_at)}</time> },
+        ]}
+        pages={{
+          hasNextPage: runs.hasNextPage,
+          isFetchingNextPage: runs.isFetchingNextPage,
+          fetchNextPage: runs.fetchNextPage,
+          auto: true,
+          className: "list-end",
+          summary: !runs.hasNextPage && items.length > 50 ? <span className="muted">All {items.length} runs shown.</span> : null,
+        }}
       />
-      {items.length > 0 ? (
-        <table className="listing runs-listing">
-          <thead>
-            <tr>
-              <th scope="col">Workflow</th>
-              <th scope="col">State</th>
-              <th scope="col">Jobs</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((run) => (
-              <tr key={run.id}>
-                <td>
-                  <Link to={`/runs/${run.id}`} className="run-link">
-                    <strong>{run.workflow_name}</strong>
-                  </Link>
-                  {run.dry_run ? <span className="muted"> · dry run</span> : null}
-                  {run.retry_of ? <span className="muted"> · retry</span> : null}
-                  <div className="muted mono">{run.id}</div>
-                </td>
-                <td>
-                  <span className={`badge badge-${run.status}`}>{run.status}</span>
-                </td>
-                <td>
-                  <JobCounts counts={run.counts} />
-                </td>
-                <td>{formatDuration(elapsedMs(run.started_at, run.finished_at))}</td>
-                <td>
-                  <time dateTime={run.created_at}>{fullTime(run.created_at)}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-      <div ref={sentinel} className="list-end">
-        {runs.hasNextPage ? (
-          <button type="button" onClick={() => void runs.fetchNextPage()} disabled={runs.isFetchingNextPage}>
-            {runs.isFetchingNextPage ? "Loading…" : "Load more"}
-          </button>
-        ) : items.length > 50 ? (
-          <span className="muted">All {items.length} runs shown.</span>
-        ) : null}
-      </div>
     </section>
   );
 }

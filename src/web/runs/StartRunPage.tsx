@@ -5,17 +5,18 @@
  * pipeline with errors lists its findings with a link back to the editor, a run already working in the
  * pipeline's workspace is named with a link, a per-user limit says which.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { components } from "../../client/service-client.js";
-import { api, ApiError, dataOf } from "../api.js";
+import { ApiError } from "../api/errors.js";
+import { parsedPipelineQuery, pipelineQuery } from "../api/pipelines.js";
+import { useStartRun } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { QueryState } from "../components/QueryState.js";
 import { tomlKind, tomlValue } from "./format.js";
 import "./runs.css";
 
-type CreateRun = components["schemas"]["CreateRun"];
 type RunTarget = components["schemas"]["RunTarget"];
 type Finding = components["schemas"]["Finding"];
 
@@ -38,15 +39,9 @@ interface OverrideRow {
 export function StartRunPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const formId = useId();
-  const pipeline = useQuery({ queryKey: ["pipeline", id], queryFn: async () => dataOf(await api.GET("/api/pipelines/{id}", { params: { path: { id } } })) });
-  const parsed = useQuery({
-    queryKey: ["pipeline", id, "parsed", pipeline.data?.updated_at],
-    enabled: pipeline.data !== undefined,
-    queryFn: async () => dataOf(await api.POST("/api/pipelines/parse", { body: { toml_content: pipeline.data!.toml_content } })),
-    retry: false,
-  });
+  const pipeline = useQuery(pipelineQuery(id));
+  const parsed = useQuery(parsedPipelineQuery(pipeline.data));
 
   const [targetType, setTargetType] = useState<RunTarget["type"]>("local");
   const [queue, setQueue] = useState("");
@@ -61,13 +56,7 @@ export function StartRunPage() {
   const [dryRun, setDryRun] = useState(false);
   const [fresh, setFresh] = useState(false);
 
-  const start = useMutation({
-    mutationFn: async (body: CreateRun) => dataOf(await api.POST("/api/runs", { body })),
-    onSuccess: (run) => {
-      void queries.invalidateQueries({ queryKey: ["runs"] });
-      void navigate(`/runs/${run.id}`);
-    },
-  });
+  const start = useStartRun({ onSuccess: (run) => void navigate(`/runs/${run.id}`) });
 
   const configKeys = Object.keys(parsed.data?.config ?? {});
   const sampleNames = (parsed.data?.sample_groups ?? []).flatMap((group) => group.samples);

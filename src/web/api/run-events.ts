@@ -8,8 +8,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { baseUrl } from "../api.js";
-import { runKeys } from "./run-data.js";
+import { invalidateRun, invalidateRunProgress, runEventsUrl } from "./runs.js";
 
 /** The stream's state, for the page's indicator. */
 export type LiveState = "connecting" | "live" | "reconnecting" | "off";
@@ -20,13 +19,12 @@ const JOB_REFRESH_MS = 3_000;
 /** Follows `runId`'s events while `active`; returns the stream's state. */
 export function useRunEvents(runId: string, active: boolean): LiveState {
   const queries = useQueryClient();
-  const [state, setState] = useState<LiveState>(active ? "connecting" : "off");
+  // What the current connection said, with the run it is for: a new connection starts "connecting".
+  const [heard, setHeard] = useState<{ runId: string; state: LiveState } | undefined>();
 
   useEffect(() => {
-    if (!active) {
-      setState("off");
-      return;
-    }
+    if (!active) return;
+    const setState = (state: LiveState) => setHeard({ runId, state });
     let lastRefresh = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let dropped = false;
@@ -34,27 +32,21 @@ export function useRunEvents(runId: string, active: boolean): LiveState {
       if (timer) clearTimeout(timer);
       timer = undefined;
       lastRefresh = Date.now();
-      void queries.invalidateQueries({ queryKey: runKeys.all(runId) });
+      void invalidateRun(queries, runId);
     };
     // Job progress: the status (the header counts from it too) and the jobs on screen. The run row changes
     // only with the run's own events; the timeline keeps its own slower pace. About 40 requests a minute.
     const refreshProgress = () => {
       timer = undefined;
       lastRefresh = Date.now();
-      void queries.invalidateQueries({
-        predicate: (query) => {
-          const [kind, id, view] = query.queryKey as unknown[];
-          return kind === "run" && id === runId && (view === "status" || view === "jobs");
-        },
-      });
+      void invalidateRunProgress(queries, runId);
     };
     const scheduleProgress = () => {
       if (timer) return;
       timer = setTimeout(refreshProgress, Math.max(0, lastRefresh + JOB_REFRESH_MS - Date.now()));
     };
 
-    const source = new EventSource(`${baseUrl}api/events?run_id=${encodeURIComponent(runId)}`, { withCredentials: true });
-    setState("connecting");
+    const source = new EventSource(runEventsUrl(runId), { withCredentials: true });
     source.onopen = () => {
       setState("live");
       // Reconnected after a drop: whatever happened meanwhile is fetched again.
@@ -80,8 +72,10 @@ export function useRunEvents(runId: string, active: boolean): LiveState {
     return () => {
       source.close();
       if (timer) clearTimeout(timer);
+      setHeard(undefined);
     };
   }, [runId, active, queries]);
 
-  return state;
+  if (!active) return "off";
+  return heard?.runId === runId ? heard.state : "connecting";
 }
