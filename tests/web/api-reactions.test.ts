@@ -36,19 +36,10 @@ describe("a mutation's reactions", () => {
 });
 
 describe("a run's controls", () => {
-  const controls = (status: Parameters<typeof allowedControls>[0]["status"], dry_run = false) => allowedControls({ status, dry_run });
-  it("follow the run's state: pause while running, resume while paused, cancel until it ends, retry after a failure or a cancel", () => {
-    expect(controls("queued")).toEqual({ pause: false, resume: false, cancel: true, retry: false });
-    expect(controls("running")).toEqual({ pause: true, resume: false, cancel: true, retry: false });
-    expect(controls("paused")).toEqual({ pause: false, resume: true, cancel: true, retry: false });
-    expect(controls("completed")).toEqual({ pause: false, resume: false, cancel: false, retry: false });
-    expect(controls("failed")).toEqual({ pause: false, resume: false, cancel: false, retry: true });
-    expect(controls("cancelled")).toEqual({ pause: false, resume: false, cancel: false, retry: true });
-  });
-
-  it("offer no retry of a dry run: it ran nothing", () => {
-    expect(controls("failed", true).retry).toBe(false);
-    expect(controls("cancelled", true).retry).toBe(false);
+  it("are the actions the service answers with the run, and no others", () => {
+    expect(allowedControls({ actions: ["pause", "cancel"] })).toEqual({ pause: true, resume: false, cancel: true, retry: false });
+    expect(allowedControls({ actions: ["retry"] })).toEqual({ pause: false, resume: false, cancel: false, retry: true });
+    expect(allowedControls({ actions: [] })).toEqual({ pause: false, resume: false, cancel: false, retry: false });
   });
 
   it("end with the terminal states", () => {

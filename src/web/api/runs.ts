@@ -48,26 +48,36 @@ export interface RunFilter {
   q?: string;
 }
 
-/** The terminal states: nothing changes after them. */
-export const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+/** Whether a run in each state has ended (a state the API gains is a compile error here). */
+const ENDED: Record<RunDetail["status"], boolean> = { queued: false, running: false, paused: false, completed: true, failed: true, cancelled: true };
 
 /** Whether a run is over. */
 export function isTerminal(status: string | undefined): boolean {
-  return status !== undefined && TERMINAL.has(status);
+  return status !== undefined && ENDED[status as RunDetail["status"]] === true;
 }
 
+/** Something a caller can ask of a run (`POST /api/runs/{id}/<action>`). */
+export type RunAction = RunDetail["actions"][number];
+
+/** A run's state, as the service names it. */
+export type RunStatus = RunDetail["status"];
+
+/** A job's state in the job table. */
+export type JobStatus = JobRow["status"];
+
 /**
- * The controls a run's state allows (the service's transitions; a dry run has nothing to retry). The one
- * place the app decides it: when the run views answer the actions themselves, this reads them instead.
+ * The controls a run allows now: the service answers them with the run (`actions`, from its one table of
+ * run states), so the app never re-derives the state machine.
  */
-export function allowedControls(run: Pick<RunDetail, "status" | "dry_run">): { pause: boolean; resume: boolean; cancel: boolean; retry: boolean } {
-  return {
-    pause: run.status === "running",
-    resume: run.status === "paused",
-    cancel: run.status === "queued" || run.status === "running" || run.status === "paused",
-    retry: (run.status === "failed" || run.status === "cancelled") && !run.dry_run,
-  };
+export function allowedControls(run: Pick<RunDetail, "actions">): Record<RunAction, boolean> {
+  return { pause: run.actions.includes("pause"), resume: run.actions.includes("resume"), cancel: run.actions.includes("cancel"), retry: run.actions.includes("retry") };
 }
+
+/** Every run state, by the words the runs list's filter shows (a state the API gains is a compile error here). */
+export const RUN_STATUS_WORDS: Record<RunStatus, string> = { queued: "queued", running: "running", paused: "paused", completed: "completed", failed: "failed", cancelled: "cancelled" };
+
+/** Every job state, by the words the job table's filter shows. */
+export const JOB_STATUS_WORDS: Record<JobStatus, string> = { queued: "queued", running: "running", completed: "completed", failed: "failed", skipped: "skipped", would_run: "would run", would_skip: "would skip" };
 
 /** Query keys of the runs list and of each run's views. */
 export const runKeys = {

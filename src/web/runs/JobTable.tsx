@@ -9,13 +9,13 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { formatCount, formatDuration } from "../components/formatting.js";
-import { jobPageQuery, type JobRow, type JobSort } from "../api/runs.js";
+import { JOB_STATUS_WORDS, jobPageQuery, type JobRow, type JobSort, type JobStatus } from "../api/runs.js";
 
 const PAGE = 200;
 const ROW_HEIGHT = 34;
 /** The table's scrolling height at most (about 13 rows). */
 const MAX_BODY = 440;
-const JOB_STATES: JobRow["status"][] = ["queued", "running", "completed", "failed", "skipped", "would_run", "would_skip"];
+const JOB_STATES = Object.keys(JOB_STATUS_WORDS) as JobStatus[];
 
 const COLUMNS: { sort: JobSort; label: string; className: string }[] = [
   { sort: "order", label: "#", className: "col-index" },
@@ -83,7 +83,7 @@ export function JobTable({ runId, rule, onRuleChange, selectedJob, onSelectJob, 
             <option value="">any</option>
             {JOB_STATES.map((state) => (
               <option key={state} value={state}>
-                {state.replace("_", " ")}
+                {JOB_STATUS_WORDS[state]}
               </option>
             ))}
           </select>

@@ -6,17 +6,16 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { runsQuery } from "../api/runs.js";
+import { RUN_STATUS_WORDS, runsQuery, type RunStatus } from "../api/runs.js";
 import { Listing } from "../components/Listing.js";
 import { formatDuration, fullTime } from "../components/formatting.js";
 import { elapsedMs } from "./format.js";
 import "./runs.css";
 
-const STATES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
-type State = (typeof STATES)[number];
+const STATES = Object.keys(RUN_STATUS_WORDS) as RunStatus[];
 
 export function RunsPage() {
-  const [status, setStatus] = useState<State | "">("");
+  const [status, setStatus] = useState<RunStatus | "">("");
   const [typed, setTyped] = useState("");
   const [q, setQ] = useState("");
   // The search waits for a pause in typing, so each keystroke is not a request.
@@ -37,11 +36,11 @@ export function RunsPage() {
           <input type="search" aria-label="Search runs by workflow name" placeholder="Search by workflow name" value={typed} onChange={(event) => setTyped(event.target.value)} />
           <label>
             State{" "}
-            <select value={status} onChange={(event) => setStatus(event.target.value as State | "")}>
+            <select value={status} onChange={(event) => setStatus(event.target.value as RunStatus | "")}>
               <option value="">all</option>
               {STATES.map((state) => (
                 <option key={state} value={state}>
-                  {state}
+                  {RUN_STATUS_WORDS[state]}
                 </option>
               ))}
             </select>
