@@ -2675,7 +2675,7 @@ export interface components {
             workspace: string | null;
         };
         RunConflict: {
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             detail?: string;
             message: string;
             /** @description the run in the way */
@@ -2817,7 +2817,7 @@ export interface components {
             total: number;
         };
         RunRefusal: {
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             detail?: string;
             findings?: components["schemas"]["Finding"][];
             message: string;

@@ -5,7 +5,7 @@ import { z } from "@hono/zod-openapi";
 import { JOB_ROW_STATUSES, NODE_STATUSES } from "../../runner/job-states.js";
 import { CONTAINER_RUNTIMES, TARGET_TYPES } from "../../runner/run-targets.js";
 import { RUN_ACTIONS, RUN_STATUSES } from "../../store/runs/run-states.js";
-import { DagResult, FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
+import { DagResult, ErrorBodySchema, FindingSchema, SamplesSchema } from "../../openapi-shapes.js";
 
 /** One line of text for an engine argument: no line breaks or NUL bytes. */
 const argumentText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n\0]+$/, "must be one line of text");
@@ -86,7 +86,7 @@ export const RunIdParam = z.object({ id: z.string().min(1).max(128).openapi({ pa
 
 /** A 409 answer to a new run of a saved pipeline while another run of it works in its workspace. */
 export const RunConflict = z
-  .object({ code: z.string(), message: z.string(), detail: z.string().optional(), suggestion: z.string().optional(), running_run: z.string().optional().openapi({ description: "the run in the way" }) })
+  .object({ ...ErrorBodySchema.shape, running_run: z.string().optional().openapi({ description: "the run in the way" }) })
   .openapi("RunConflict");
 
 const RuleJobsSchema = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int() });
@@ -216,7 +216,7 @@ export const RunDiagnosticsView = z
   .openapi("RunDiagnostics");
 
 export const RunRefusal = z
-  .object({ code: z.string(), message: z.string(), detail: z.string().optional(), suggestion: z.string().optional(), findings: z.array(FindingSchema).optional() })
+  .object({ ...ErrorBodySchema.shape, findings: z.array(FindingSchema).optional() })
   .openapi("RunRefusal");
 
 export const RunFilesQuery = z.object({
