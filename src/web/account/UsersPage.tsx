@@ -14,11 +14,15 @@ import { ModalDialog } from "../components/ModalDialog.js";
 import { When } from "../components/When.js";
 import "./account.css";
 
-const ROLES: { role: Role; says: string }[] = [
-  { role: "admin", says: "everything, accounts and the audit log" },
-  { role: "user", says: "own pipelines and runs" },
-  { role: "viewer", says: "reads what is shared" },
-];
+/** What each role may do, in words (keyed by the API's roles: a role it gains is a compile error here). */
+const ROLE_WORDS: Record<Role, string> = {
+  admin: "everything, accounts and the audit log",
+  user: "own pipelines and runs",
+  viewer: "reads what is shared",
+};
+
+/** The roles, most powerful first. */
+const ROLES = (Object.keys(ROLE_WORDS) as Role[]).map((role) => ({ role, says: ROLE_WORDS[role] }));
 
 export function UsersPage() {
   return (
