@@ -7,7 +7,7 @@ import { oauthSettingsOf, type OAuthSettings } from "./domains/auth/oauth-settin
 import type { UserLimits } from "./domains/execution/user-limits.js";
 import type { EngineLimits } from "./engine-pool.js";
 import type { JobNetwork, SandboxSetting } from "./runner/sandbox.js";
-import { AI_VARIABLES, OAUTH_VARIABLES, readSettings, type AiEnvironment, type ServiceMode, type Settings } from "./settings.js";
+import { AI_VARIABLES, licensePlacesOf, OAUTH_VARIABLES, readSettings, textValues, type AiEnvironment, type ServiceMode, type Settings } from "./settings.js";
 import { normaliseBasePath } from "./static-content.js";
 import type { StorageQuota } from "./store/pipelines/contract.js";
 
@@ -154,16 +154,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     aiAllowPrivateUrls: settings.SERVICE_AI_ALLOW_PRIVATE_URLS,
     secretKey: settings.SERVICE_SECRET_KEY,
     pluginTrustedKeys: settings.SERVICE_PLUGIN_TRUSTED_KEYS,
-    license: { file: settings.SERVICE_LICENSE, configDir: settings.SERVICE_CONFIG_DIR, publicKey: settings.SERVICE_LICENSE_PUBLIC_KEY },
+    license: licensePlacesOf(settings),
   };
 }
 
-/** The text values of `names` among the settings, without the unset ones. */
-function textValues<Name extends keyof Settings>(settings: Settings, names: readonly Name[]): Partial<Record<Name, string>> {
-  const picked: Partial<Record<Name, string>> = {};
-  for (const name of names) {
-    const value = settings[name];
-    if (typeof value === "string") picked[name] = value;
-  }
-  return picked;
-}

@@ -255,17 +255,32 @@ export const OAUTH_VARIABLES = SETTING_NAMES.filter((name): name is OAuthVariabl
 /** The OAuth settings of the environment, by variable (absent: unset). */
 export type OAuthEnvironment = Partial<Record<OAuthVariable, string>>;
 
-/** The text settings `names` read from `env` (only these rows are parsed), without the unset ones. */
-export function textSettings<Name extends SettingName>(env: NodeJS.ProcessEnv, names: readonly Name[]): Partial<Record<Name, string>> {
+/** The text values of `names` among parsed settings, without the unset ones. */
+export function textValues<Name extends SettingName>(settings: Pick<Settings, Name>, names: readonly Name[]): Partial<Record<Name, string>> {
   const picked: Partial<Record<Name, string>> = {};
   for (const name of names) {
-    const value = readSetting(env, name, "personal");
+    const value: unknown = settings[name];
     if (typeof value === "string") picked[name] = value;
   }
   return picked;
 }
 
+/** The settings `names` read from `env` (only these rows are parsed). */
+function readSome<Name extends SettingName>(env: NodeJS.ProcessEnv, names: readonly Name[]): Pick<Settings, Name> {
+  return Object.fromEntries(names.map((name) => [name, readSetting(env, name, "personal")])) as Pick<Settings, Name>;
+}
+
+/** The text settings `names` read from `env` (only these rows are parsed), without the unset ones. */
+export function textSettings<Name extends SettingName>(env: NodeJS.ProcessEnv, names: readonly Name[]): Partial<Record<Name, string>> {
+  return textValues(readSome(env, names), names);
+}
+
+/** Where the license is looked for and what checks it, from parsed settings. */
+export function licensePlacesOf(settings: Pick<Settings, "SERVICE_LICENSE" | "SERVICE_CONFIG_DIR" | "SERVICE_LICENSE_PUBLIC_KEY">): LicensePlaces {
+  return { file: settings.SERVICE_LICENSE, configDir: settings.SERVICE_CONFIG_DIR, publicKey: settings.SERVICE_LICENSE_PUBLIC_KEY };
+}
+
 /** Where the license is looked for and what checks it, from SERVICE_LICENSE, SERVICE_CONFIG_DIR and SERVICE_LICENSE_PUBLIC_KEY. */
 export function licensePlacesFrom(env: NodeJS.ProcessEnv): LicensePlaces {
-  return { file: readSetting(env, "SERVICE_LICENSE", "personal"), configDir: readSetting(env, "SERVICE_CONFIG_DIR", "personal"), publicKey: readSetting(env, "SERVICE_LICENSE_PUBLIC_KEY", "personal") };
+  return licensePlacesOf(readSome(env, ["SERVICE_LICENSE", "SERVICE_CONFIG_DIR", "SERVICE_LICENSE_PUBLIC_KEY"]));
 }
