@@ -11,7 +11,7 @@ import { formatFinding, paint, processOutput, type Output } from "./print.js";
 import { ReportedFailure } from "./reported-failure.js";
 import { nearestName, unknownOptionError } from "./suggest.js";
 
-interface CatalogEntry {
+export interface CatalogEntry {
   name: string;
   summary: string;
   /** Loads the command's module on demand, so `--help` or one command does not load them all. */
@@ -22,7 +22,8 @@ const check = () => import("./commands/check.js");
 const plan = () => import("./commands/plan.js");
 const tools = () => import("./commands/tools.js");
 
-const COMMANDS: CatalogEntry[] = [
+/** Every command, in the order `strand --help` lists them (the CLI reference is written from this list). */
+export const COMMANDS: readonly CatalogEntry[] = [
   { name: "validate", summary: "check a pipeline for errors (E codes)", load: async () => (await check()).validateCommand },
   { name: "lint", summary: "check a pipeline for errors, style problems, unknown keys and secrets", load: async () => (await check()).lintCommand },
   { name: "format", summary: "format a pipeline file canonically (comments kept)", load: async () => (await tools()).formatCommand },

@@ -37,6 +37,32 @@ export const FATAL_CODES = [
   "LOCKED",
 ] as const;
 
+/** What each fatal code means, for the finding-code reference (a code above without a meaning does not compile). */
+export const FATAL_CODE_MEANING: { readonly [C in (typeof FATAL_CODES)[number]]: string } = {
+  PARSE_ERROR: "the file is not valid TOML (or not valid UTF-8); the line and column are given",
+  SCHEMA_ERROR: "a key has the wrong type, a required table or key is missing, or two rules share a name",
+  INCLUDE_ERROR: "an `[[include]]` cannot be read: a missing file, a repository without a pinned `ref`, a clone that failed, or includes nested too deep",
+  SOURCE_ERROR: "a samples or pairs file cannot be read (missing, too large, a bad column), or a `sample_pattern` without `{sample}`",
+  CONFIG_ERROR: "a config override or `--configfile` is invalid: an unknown key, a value of the wrong type, a file that does not load",
+  REFERENCE_ERROR: "a `[[references]]` entry is invalid: an unknown template or a missing field",
+  EXPAND_ERROR: "the rules cannot be expanded into jobs: a reserved or duplicate `[[values]]` name, a `gather` naming no rule, a transform it cannot build, two jobs with one name",
+  DAG_ERROR: "the job graph cannot be built: a cycle (with its path) or two jobs writing one output",
+  TARGET_ERROR: "a `-t`/`--until` target or a selected sample matches nothing (the nearest names are suggested)",
+  LIMIT_ERROR: "the pipeline is bigger than the engine's limits (jobs, wildcards, file size)",
+  USAGE_ERROR: "the command line is wrong: an unknown option, a missing value; exit code 2",
+  IO_ERROR: "a file the engine must read or write cannot be (permissions, a full disk)",
+  ENV_ERROR: "an environment cannot be set up: the conda, pixi or container tool is missing, or its set-up failed",
+  DATA_ERROR: "a data helper cannot read the files or folder it was given",
+  PLUGIN_ERROR: "a plugin manifest or its signature is invalid",
+  CLUSTER_ERROR: "the scheduler cannot be used: its commands are missing, a submission failed, or `[cluster]` is invalid",
+  CLUSTER_DIRECTIVE: "a scheduler directive value (queue, account, extra arguments) holds characters that would break the job script",
+  SERVICE_ERROR: "`strand serve` cannot start: a bad setting, a port in use, a database it cannot open",
+  REENTRY_ERROR: "a checkpoint rule's manifest cannot be used for re-entry (missing, not TOML, conflicting samples)",
+  BUDGET_ERROR: "a job asks for more than `[resource_budget]` (or `--cores`) allows, so it could never start",
+  UNSAFE_VALUE: "a sample name, file name or config value that reaches a shell command holds shell metacharacters",
+  LOCKED: "another run is working in this folder (its host and pid are named; `strand unlock` clears a stale lock)",
+};
+
 /** A code for a problem that stops loading, planning or running (the E/W codes of checks are strings like "E003"). */
 export type FatalCode = (typeof FATAL_CODES)[number];
 

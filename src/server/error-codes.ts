@@ -62,6 +62,62 @@ export const SERVICE_ERROR_STATUS = {
   SERVICE_BUSY: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
+/**
+ * What each code means, for the error-code reference (`docs/reference/error-codes.md`, written from this
+ * table by `npm run docs:generate`): a code added above without a meaning here does not compile.
+ */
+export const SERVICE_ERROR_MEANING: { readonly [C in keyof typeof SERVICE_ERROR_STATUS]: string } = {
+  BAD_REQUEST: "the request is malformed: a field has the wrong type or value, or two fields exclude each other; the message names the field",
+  MISSING_FIELD: "a required field of the body is missing (for example `toml_content`); the message names it",
+  DAG_EDIT_ERROR: "a graph edit was refused: an unknown operation, a missing field, a rule that does not exist, or an edit that would make a cycle",
+  AUTH_REQUIRED: "the route needs credentials (a session cookie or a bearer token) and none were sent",
+  AUTH_FAILED: "the user name and password, or the token, do not match an account",
+  TOKEN_EXPIRED: "the session or token has expired or was revoked: sign in again",
+  ACCESS_DENIED: "the account's role may not do this (others' private pipelines and runs answer `NOT_FOUND` instead)",
+  NOT_FOUND: "nothing of that id or path exists, or the account may not see it",
+  NO_UNDO: "the graph edit history has nothing to undo",
+  NO_REDO: "the graph edit history has nothing to redo",
+  RATE_LIMITED: "too many requests from one client address (or too many event streams for one user); `Retry-After` says when to try again",
+  DB_ERROR: "the database failed (unreachable, full, or a statement failed); the request changed nothing",
+  AI_NOT_CONFIGURED: "no AI provider is configured, or none of the configured ones answered; the message says how to set one up",
+  PARSE_ERROR: "the pipeline's TOML cannot be read; `findings` holds the line and column",
+  VALIDATE_ERROR: "the pipeline has validation errors; `findings` lists them (a run is refused before anything starts)",
+  PREPARE_ERROR: "the pipeline cannot be expanded into jobs (a missing sample source, a bad wildcard, …)",
+  DAG_ERROR: "the pipeline's graph cannot be built (a cycle, an unknown dependency)",
+  LINT_ERROR: "the pipeline cannot be linted (it does not load)",
+  STATS_ERROR: "the pipeline's figures cannot be computed (it does not load)",
+  DIFF_ERROR: "one of the two pipelines to compare does not load",
+  EXPORT_ERROR: "the pipeline cannot be exported in the asked format",
+  SEARCH_ERROR: "the search query is empty or cannot be used",
+  RUN_ERROR: "the run cannot do this in its state (cancel a finished run, pause one that is not running); the message names the state",
+  RETRY_ERROR: "the run cannot be retried: it has not ended in failure or cancellation, it was a dry run, or another run works in its workspace",
+  DATA_ERROR: "the data request cannot be served: an unknown data root, a folder that cannot be read, an upload that failed",
+  REF_ERROR: "an unknown reference genome or reference component",
+  PLUGIN_ERROR: "the plugin manifest is invalid or its signature does not check out",
+  AI_TRANSLATE_ERROR: "the AI provider could not draft a valid pipeline from the description (after the correction rounds)",
+  CHAT_ERROR: "the copilot conversation cannot go on: an unknown conversation, or the provider failed mid-answer",
+  INVALID_URL: "the URL is not an http(s) URL, or it points at an address the service may not reach (loopback, private or link-local)",
+  AI_EXPLAIN_ERROR: "the AI provider could not explain the run's failure (or the run has no failure to explain)",
+  AI_INTERPRET_ERROR: "the AI provider could not interpret the run's results",
+  AI_OPTIMIZE_ERROR: "the AI provider could not propose an optimized pipeline",
+  INVALID_NAME: "a file or folder name is not allowed: a `/`, a leading dot, control or invisible characters",
+  INVALID_PATH: "a path is absolute, climbs out with `..`, or names something that is not a folder",
+  CROSS_ORIGIN: "a request that changes something came from a page of another site (checked from `Origin` and `Sec-Fetch-Site`)",
+  METHOD_NOT_ALLOWED: "the path exists but not with this HTTP method; `Allow` lists the methods it takes",
+  CONFLICT: "the change collides with the current state: a name already taken, or a run already working in the pipeline's workspace (`running_run` names it)",
+  EXPIRED: "the share link expired or was revoked",
+  PAYLOAD_TOO_LARGE: "the request body is larger than the service accepts (`SERVICE_BODY_LIMIT`, or `SERVICE_UPLOAD_LIMIT_MB` for uploads)",
+  QUOTA_EXCEEDED: "saving would take the account over its storage limit",
+  UNSUPPORTED_MEDIA_TYPE: "the body is not JSON where JSON is expected (or not the upload type a route takes)",
+  RANGE_NOT_SATISFIABLE: "a `Range` header asks for bytes outside the file",
+  MISDIRECTED_REQUEST: "a personal service was asked for a host name other than localhost or its own addresses (DNS rebinding protection)",
+  WORK_LIMIT: "engine work on the request took longer, or needed more memory, than the engine work limits allow, and was stopped",
+  USER_LIMIT: "the account has as many active runs, or as much workspace, as one user may have",
+  INTERNAL: "an unexpected error in the service; the log has the request id",
+  UPSTREAM_ERROR: "another server the service had to ask (a share link's host, an AI provider) did not answer or answered with an error",
+  SERVICE_BUSY: "the service has too much engine work waiting; try again shortly (`Retry-After`)",
+};
+
 /** A code the service answers an error with. */
 export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
 

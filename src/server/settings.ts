@@ -2,8 +2,9 @@
  * Every environment variable the service reads, one row each: its name, its default as people read it, how
  * its text becomes a value (an invalid value is an error that names the variable), and what it sets. This is
  * the only module that reads them: `config.ts` builds the service's configuration from `readSettings`, the
- * command line reads the rows it shares with the service the same way, and the README's configuration table
- * is generated from the rows (`npm run docs:settings`; a test fails when the two differ).
+ * command line reads the rows it shares with the service the same way, and the configuration reference
+ * (`docs/reference/configuration.md`) is generated from the rows (`npm run docs:generate`; a test fails when
+ * the two differ).
  */
 import { availableParallelism, homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -27,17 +28,17 @@ export interface SettingContext {
 
 /** One environment variable. */
 export interface Setting<Value> {
-  /** The default as the README shows it (Markdown). */
+  /** The default as the configuration reference shows it (Markdown). */
   readonly shown: string;
   /** What it sets (Markdown, one line). */
   readonly meaning: string;
-  /** The README section it belongs to (rows are grouped by it). */
+  /** The section of the configuration reference it belongs to (rows are grouped by it). */
   readonly group: SettingGroup;
   /** Its value from its text (undefined when unset); throws an Error naming the variable when the text is not valid. */
   parse(raw: string | undefined, name: string, context: SettingContext): Value;
 }
 
-/** The groups of the README's configuration table, in its order. */
+/** The sections of the configuration reference, in its order. */
 export const SETTING_GROUPS = ["listening", "accounts", "requests", "limits", "storage", "sandbox", "outbound", "ai", "plugins"] as const;
 
 /** A group of rows. */
@@ -114,7 +115,7 @@ export const DEFAULT_SIGN_IN_FAILURES = 5;
 
 /** Every environment variable the service reads. */
 export const SETTINGS = {
-  SERVICE_MODE: setting("listening", "`personal`", "`personal`, `team` or `hpc` (see [Running for a team](#running-for-a-team))", (value) => {
+  SERVICE_MODE: setting("listening", "`personal`", "`personal`, `team` or `hpc` (see [Running for a team](../guide/team-and-security.md))", (value) => {
     // Unset means personal; anything else must be a mode exactly (an empty value is a mistake, not a default).
     const mode = value ?? "personal";
     if (!(SERVICE_MODES as readonly string[]).includes(mode)) throw new Error(`SERVICE_MODE must be personal, team or hpc, got '${mode}'`);
@@ -123,7 +124,7 @@ export const SETTINGS = {
   SERVICE_HOST: setting("listening", "`127.0.0.1`", "the address to listen on", (value) => value ?? "127.0.0.1"),
   SERVICE_PORT: setting("listening", "`8080`", "the port to listen on", integer(8080)),
   SERVICE_PERSONAL_ANY_ADDRESS: setting("listening", "off", "`1` lets a personal service listen beyond loopback (the container image, whose port is published on the host's loopback)", flag),
-  SERVICE_ALLOWED_HOSTS: setting("listening", "none", "personal mode: more host names the service answers to (see [Limits and protections](#limits-and-protections))", commaList),
+  SERVICE_ALLOWED_HOSTS: setting("listening", "none", "personal mode: more host names the service answers to (see [Limits and protections](../guide/service-api.md#limits-and-protections))", commaList),
   SERVICE_BASE_PATH: setting("listening", "`/`", "where the app is mounted behind a proxy; injected into the index page as `<base href>`", raw),
   SERVICE_PUBLIC_URL: setting("listening", "the request's `Host`", "the address users reach the service at; share links and sign-in callbacks name it", publicUrl),
 
@@ -134,7 +135,7 @@ export const SETTINGS = {
   }),
   SERVICE_SESSION_HOURS: setting("accounts", "`168`", "a sign-in session ends after this long without use", integer(168, 1)),
   SERVICE_SIGNIN_MAX_FAILURES: setting("accounts", "`5`", "failed sign-ins of one account (four times as many from one address) before further attempts wait (0 = off)", integer(DEFAULT_SIGN_IN_FAILURES)),
-  SERVICE_OAUTH_GITHUB_CLIENT_ID: setting("accounts", "none", "the GitHub OAuth app's client id (with its secret; see [Signing in with GitHub or ORCID](#signing-in-with-github-or-orcid))", trimmed),
+  SERVICE_OAUTH_GITHUB_CLIENT_ID: setting("accounts", "none", "the GitHub OAuth app's client id (with its secret; see [Signing in with GitHub or ORCID](../guide/team-and-security.md#signing-in-with-github-or-orcid))", trimmed),
   SERVICE_OAUTH_GITHUB_CLIENT_SECRET: setting("accounts", "none", "the GitHub OAuth app's client secret; both or neither", trimmed),
   SERVICE_OAUTH_GITHUB_BASE_URL: setting("accounts", "`https://github.com`", "another GitHub (Enterprise Server: `https://github.lab.example`)", trimmed),
   SERVICE_OAUTH_GITHUB_API_URL: setting("accounts", "`https://api.github.com`, or `<base>/api/v3` when the base URL is set", "GitHub's API", trimmed),
@@ -148,9 +149,9 @@ export const SETTINGS = {
   SERVICE_BODY_LIMIT: setting("requests", "10 MiB", "largest request body, bytes", integer(10 * 1024 * 1024, 1)),
   SERVICE_LOG_LEVEL: setting("requests", "`info`", "`fatal`, `error`, `warn`, `info`, `debug` (also logs health checks), `trace` or `silent`; anything else is refused at start", oneOf(LOG_LEVELS, "info", `one of ${LOG_LEVELS.join(", ")}`)),
 
-  SERVICE_USER_MAX_RUNS: setting("limits", "`4` in team and hpc modes, none in personal", "a user's queued, running and paused runs at once (0 = no limit); see [Limits](#limits)", integer((mode) => (mode === "personal" ? 0 : 4))),
+  SERVICE_USER_MAX_RUNS: setting("limits", "`4` in team and hpc modes, none in personal", "a user's queued, running and paused runs at once (0 = no limit); see [Limits](../guide/team-and-security.md#limits)", integer((mode) => (mode === "personal" ? 0 : 4))),
   SERVICE_USER_MAX_THREADS: setting("limits", "the CPU count in team mode, none in hpc and personal", "the jobs at once (each run's `jobs`, 1 when not given) over a user's active runs (0 = no limit)", integer((mode) => (mode === "team" ? cpuCount() : 0))),
-  SERVICE_EVENT_STREAMS_PER_USER: setting("limits", "`8` in team and hpc modes, none in personal", "event streams (`GET /api/events`) one user may hold at once (0 = no limit); see [Limits](#limits)", integer((mode) => (mode === "personal" ? 0 : 8))),
+  SERVICE_EVENT_STREAMS_PER_USER: setting("limits", "`8` in team and hpc modes, none in personal", "event streams (`GET /api/events`) one user may hold at once (0 = no limit); see [Limits](../guide/team-and-security.md#limits)", integer((mode) => (mode === "personal" ? 0 : 8))),
   SERVICE_PIPELINE_QUOTA_MB: setting("limits", "`50`", "revision text kept per pipeline", integer(50, 1)),
   SERVICE_USER_QUOTA_MB: setting("limits", "`500`", "revision text kept per owner", integer(500, 1)),
   SERVICE_UPLOAD_LIMIT_MB: setting("limits", "`1024`", "the largest file `POST /api/files` stores (uploads are streamed to disk, not held by `SERVICE_BODY_LIMIT`)", integer(1024, 1)),
@@ -159,14 +160,14 @@ export const SETTINGS = {
   SERVICE_ENGINE_THREADS: setting("limits", "CPUs, 2 to 8", "engine worker threads (32 waiting tasks each before 503)", optionalInteger(1)),
 
   SERVICE_DATA_DIR: setting("storage", "`$XDG_DATA_HOME/strand`, else `~/.local/share/strand`", "the embedded database `strand.db`, run workspaces, uploads", (value, _name, { env }) => (value ? resolve(value) : defaultDataDir(env))),
-  SERVICE_DATABASE_URL: setting("storage", "none (embedded SQLite)", "`postgres://…` selects PostgreSQL (see [Storage](#storage)); any other URL is refused at start", (value) => value?.trim() ?? ""),
+  SERVICE_DATABASE_URL: setting("storage", "none (embedded SQLite)", "`postgres://…` selects PostgreSQL (see [Storage](../guide/operating.md#storage)); any other URL is refused at start", (value) => value?.trim() ?? ""),
   SERVICE_CONFIG_DIR: setting("storage", "`~/.config/strand`", "the license file (see below), and `secret.key` (made on first use, mode 0600) when `SERVICE_SECRET_KEY` is not set", (value) => resolve(value ?? join(homedir(), ".config", "strand"))),
   SERVICE_SECRET_KEY: setting("storage", "none (`secret.key` in the configuration directory)", "32 bytes (base64 or 64 hex digits) that seal stored AI provider keys (AES-256-GCM); changing it makes stored keys unusable until saved again", raw),
   SERVICE_LICENSE: setting("storage", "none", "a license file to use before the configuration directory's `license.json`", (value) => value || undefined),
   SERVICE_LICENSE_PUBLIC_KEY: setting("storage", "the vendor's key", "the Ed25519 public key (hex) license signatures are checked against", (value) => value ?? undefined),
 
-  SERVICE_SANDBOX: setting("sandbox", "`auto`", "`auto` (bwrap in team and hpc modes, none in personal), `bwrap` or `off` (see [The job sandbox](#the-job-sandbox))", oneOf(SANDBOX_SETTINGS, "auto")),
-  SERVICE_DATA_ROOTS: setting("sandbox", "none", "absolute folders (`:` or `,` separated) users may read with the data helpers and jobs may read in the sandbox (see [Bringing your data](#bringing-your-data))", folderList),
+  SERVICE_SANDBOX: setting("sandbox", "`auto`", "`auto` (bwrap in team and hpc modes, none in personal), `bwrap` or `off` (see [The job sandbox](../guide/team-and-security.md#the-job-sandbox))", oneOf(SANDBOX_SETTINGS, "auto")),
+  SERVICE_DATA_ROOTS: setting("sandbox", "none", "absolute folders (`:` or `,` separated) users may read with the data helpers and jobs may read in the sandbox (see [Bringing your data](../guide/data.md))", folderList),
   SERVICE_REFERENCE_ROOTS: setting("sandbox", "none", "absolute folders (`:` or `,` separated) searched for reference genomes (iGenomes, Ensembl or flat `<genome>/` layouts)", folderList),
   SERVICE_JOB_NETWORK: setting("sandbox", "`none`", "jobs' network: their own empty one (`none`), or the host's (`host`)", oneOf(JOB_NETWORKS, "none", JOB_NETWORKS.join(" or "))),
   SERVICE_JOB_MAX_PROCESSES: setting("sandbox", "`1024`", "processes and threads one sandboxed job may have at once", integer(DEFAULT_JOB_PROCESSES, 16)),
@@ -177,7 +178,7 @@ export const SETTINGS = {
   SERVICE_IMPORT_ALLOW_PRIVATE: setting("outbound", "off", "`1` lets imports fetch from loopback and private addresses (tests only)", flag),
   SERVICE_WEBHOOK_ALLOW_PRIVATE: setting("outbound", "off", "`1` lets webhooks of the runs the service starts reach loopback, private and link-local addresses, e.g. a chat relay on the LAN (the service passes `--webhook-targets=any` instead of `public` to their engines; `strand run` on its own is not affected)", flag),
 
-  SERVICE_AI_PROVIDER: setting("ai", "none (`anthropic` when only a key is set)", "the shared AI provider: `anthropic`, `openai`, `deepseek`, `ollama`, or `disabled` (see [AI help](#ai-help))", trimmed),
+  SERVICE_AI_PROVIDER: setting("ai", "none (`anthropic` when only a key is set)", "the shared AI provider: `anthropic`, `openai`, `deepseek`, `ollama`, or `disabled` (see [AI help](../guide/ai-help.md))", trimmed),
   SERVICE_AI_API_KEY: setting("ai", "none", "the shared provider's API key", raw),
   SERVICE_AI_MODEL: setting("ai", "the provider's default", "the shared provider's model", raw),
   SERVICE_AI_API_URL: setting("ai", "the provider's address", "the shared provider's address (an OpenAI-compatible server, a proxy)", raw),
@@ -195,7 +196,7 @@ export const SETTINGS = {
   OLLAMA_HOST: setting("ai", "none", "a local Ollama joins the end of the provider chain", raw),
   OLLAMA_MODEL: setting("ai", "the provider's default", "the local runner's model", raw),
 
-  SERVICE_PLUGIN_TRUSTED_KEYS: setting("plugins", "none", "comma-separated Ed25519 public keys (base64, optionally `label:KEY`) whose plugin signatures `/api/plugins/validate` and `strand plugin verify` trust (see [Plugins](#plugins))", (value) => value ?? ""),
+  SERVICE_PLUGIN_TRUSTED_KEYS: setting("plugins", "none", "comma-separated Ed25519 public keys (base64, optionally `label:KEY`) whose plugin signatures `/api/plugins/validate` and `strand plugin verify` trust (see [Plugins](../guide/plugins.md))", (value) => value ?? ""),
 } as const satisfies Record<string, Setting<unknown>>;
 
 /** The name of an environment variable the service reads. */
@@ -223,13 +224,24 @@ export function readSettings(env: NodeJS.ProcessEnv, mode?: ServiceMode): Settin
   return values as Settings;
 }
 
-/** The README's configuration table: one row per variable, grouped as SETTING_GROUPS orders them. */
-export function settingsTable(): string {
+/** The heading and opening sentence of each section of the configuration reference. */
+export const SETTING_GROUP_TITLES: { readonly [G in SettingGroup]: { title: string; about: string } } = {
+  listening: { title: "Listening", about: "Where the service listens, in which mode, and at which address its users reach it." },
+  accounts: { title: "Accounts", about: "Sign-in, sessions and the first administrator (team and hpc modes)." },
+  requests: { title: "Requests", about: "What one request may be (rate, size, origin), and what the log records." },
+  limits: { title: "Limits", about: "How much work the service takes on, overall and per user." },
+  storage: { title: "Storage", about: "Where the service keeps its database, workspaces, license and secret key." },
+  sandbox: { title: "Sandbox", about: "The job sandbox of team and hpc modes: what a job may reach and use." },
+  outbound: { title: "Outbound", about: "What the service itself may reach on the network." },
+  ai: { title: "AI", about: "The AI providers the service asks, in the order they are tried." },
+  plugins: { title: "Plugins", about: "Which plugin signatures the service trusts." },
+};
+
+/** One section's table of the configuration reference: one row per variable of `group`, in the table's order. */
+export function settingsTable(group: SettingGroup): string {
   const lines = ["| variable | default | meaning |", "|---|---|---|"];
-  for (const group of SETTING_GROUPS) {
-    for (const [name, row] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
-      if (row.group === group) lines.push(`| \`${name}\` | ${row.shown} | ${row.meaning} |`);
-    }
+  for (const [name, row] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
+    if (row.group === group) lines.push(`| \`${name}\` | ${row.shown} | ${row.meaning} |`);
   }
   return lines.join("\n");
 }

@@ -1,5 +1,5 @@
 /**
- * The one table of environment variables: the README's configuration table is generated from it, every
+ * The one table of environment variables: the configuration reference is generated from it, every
  * variable is read through it (no other module of src/server, src/cli or src/license reads one), and a bad
  * value is refused naming its variable.
  */
@@ -7,15 +7,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSetting, readSettings, SETTINGS } from "../../src/server/settings.js";
-import { README_FILE, withSettingsTable } from "../../scripts/settings-table.js";
 import { sourceFiles } from "../support/import-graph.js";
 import { PROJECT_ROOT } from "../support/strand-cli.js";
 
 describe("the settings table", () => {
-  it("is the README's configuration table, as generated (npm run docs:settings)", () => {
-    const readme = readFileSync(README_FILE, "utf8");
-    expect(withSettingsTable(readme) === readme, "README.md's configuration table differs from src/server/settings.ts: run npm run docs:settings").toBe(true);
-    for (const name of Object.keys(SETTINGS)) expect(readme).toContain(`| \`${name}\` |`);
+  it("is the configuration reference, every variable in it (the page's freshness: tests/docs/generated-references.test.ts)", () => {
+    const reference = readFileSync(join(PROJECT_ROOT, "docs/reference/configuration.md"), "utf8");
+    for (const name of Object.keys(SETTINGS)) expect(reference).toContain(`| \`${name}\` |`);
   });
 
   it("is the only place the service, the command line and the license read a variable of the service", () => {

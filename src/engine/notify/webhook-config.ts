@@ -17,6 +17,15 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The events a run actually sends; rule events are accepted in configuration only. */
 export const DISPATCHED_EVENTS: ReadonlySet<WebhookEvent> = new Set<WebhookEvent>(["workflow_started", "workflow_completed", "workflow_failed"]);
 
+/** When each event is sent, for the events reference (`docs/reference/events.md`); its data keys are `EVENT_DATA_KEYS`. */
+export const WEBHOOK_EVENT_SENT: { readonly [E in WebhookEvent]: string } = {
+  workflow_started: "when the run begins",
+  workflow_completed: "when every required rule succeeded",
+  workflow_failed: "when the run failed or was cancelled",
+  rule_completed: "never: accepted in `events` so older files still load, and `strand run` warns that it has no effect",
+  rule_failed: "never: accepted in `events` so older files still load, and `strand run` warns that it has no effect",
+};
+
 /** The HTTP method of a delivery. */
 export type WebhookMethod = "post" | "put" | "get";
 

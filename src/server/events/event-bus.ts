@@ -24,6 +24,22 @@ export const EVENT_TYPES = [
   "lagged",
 ] as const;
 
+/** What each event of `GET /api/events` says, for the events reference (`docs/reference/events.md`). */
+export const EVENT_TYPE_MEANING: { readonly [T in (typeof EVENT_TYPES)[number]]: string } = {
+  run_queued: "a run was created and waits for its engine to start; `data`: `run_id`, `workflow_name`, `pipeline_id`, `retry_of`, `created_at`",
+  run_started: "the run's engine started; `data`: `run_id`, `workflow_name`, `started_at`, `retry_of`",
+  run_paused: "the run was paused (no new job starts, running local jobs are suspended); `data`: `run_id`, `status`",
+  run_resumed: "the paused run goes on; `data`: `run_id`, `status`",
+  run_completed: "the run ended with every required job done; `data`: `run_id`, `status`, `finished_at`, `exit_code`, `counts`, `error`",
+  run_failed: "the run ended with a failure; `data` as for `run_completed`, with `error` saying why",
+  run_cancelled: "the run was cancelled; `data`: `run_id`, `status`, `finished_at` or `cancelled_at`, `counts`, `error` (why)",
+  job_started: "a job started; `data`: `run_id`, `job`, `rule`, `attempt`",
+  job_completed: "a job succeeded; `data`: `run_id`, `job`, `rule`, `exit_code`, `duration_ms`",
+  job_failed: "a job failed; `data`: `run_id`, `job`, `rule`, `exit_code`, `duration_ms`, `error`",
+  job_skipped: "a job did not run, or was stopped by a cancel; `data`: `run_id`, `job`, `rule`, `reason` (text)",
+  lagged: "made by the stream itself, never published: the subscriber fell behind (or reconnected after more than the replay ring holds) and missed `data.missed` events; refetch what you show",
+};
+
 /** One event as subscribers receive it: a sequence id and the specified record `{type, time, data}`. */
 export interface ServiceEvent {
   id: number;
