@@ -1,6 +1,6 @@
 /**
  * The README's five-minute tour and docs/tutorial.md work verbatim: their command blocks (fenced
- * ```` ```sh run ````) run, in order, in one bash session in a fresh empty folder, with `strand` on the PATH and
+ * ```` ```sh run ````, or ```` ```sh run exit=N ```` for a block shown failing) run, in order, in one bash session in a fresh empty folder, with `strand` on the PATH and
  * a fresh home (so `strand serve` starts on an empty store). Each block's output is checked against the
  * ```` ```text output ```` block that follows it, if any: every line of that block (`…` standing for any text)
  * is a line of what the commands printed. The session runs in its own network namespace, so the tour's
@@ -16,9 +16,10 @@ import { codeBlocks } from "../support/markdown-links.js";
 import { STRICT_SERVICES } from "../support/postgres-server.js";
 import { assertBuilt, PROJECT_ROOT, STRAND_BIN } from "../support/strand-cli.js";
 
-/** A command block to run and the output it should print. */
+/** A command block to run, the exit status of its last command (```` ```sh run exit=1 ````; 0 by default), and the output it should print. */
 interface Step {
   commands: string;
+  exit: number;
   expected: string[];
   line: number;
 }
@@ -27,10 +28,11 @@ function stepsOf(page: string): Step[] {
   const blocks = codeBlocks(readFileSync(join(PROJECT_ROOT, page), "utf8"));
   const steps: Step[] = [];
   blocks.forEach((block, index) => {
-    if (block.info !== "sh run") return;
+    const run = /^sh run(?: exit=(\d+))?$/.exec(block.info);
+    if (!run) return;
     const next = blocks[index + 1];
     const expected = next?.info === "text output" ? next.text.split("\n").filter((line) => line.trim() !== "") : [];
-    steps.push({ commands: block.text, expected, line: block.line });
+    steps.push({ commands: block.text, exit: Number(run[1] ?? 0), expected, line: block.line });
   });
   return steps;
 }
@@ -66,7 +68,12 @@ async function runSteps(page: string, steps: Step[]): Promise<string[]> {
     "set -euo pipefail",
     // Whatever the tour leaves running in the background (strand serve) ends with the session.
     "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
-    ...steps.flatMap((step, index) => [`echo '${MARK}${index}'`, `# ${page}:${step.line}`, step.commands]),
+    ...steps.flatMap((step, index) => [
+      `echo '${MARK}${index}'`,
+      `# ${page}:${step.line}`,
+      // A block shown failing must fail as shown: its last command's status is checked, then the tour goes on.
+      ...(step.exit === 0 ? [step.commands] : ["set +e", step.commands, `status=$?; set -e; [ "$status" = ${step.exit} ] || { echo "${page}:${step.line}: exit $status, the page shows ${step.exit}"; exit 1; }`]),
+    ]),
     `echo '${MARK}end'`,
     // The tour started a run in the service: wait for it to end, and for its page in the browser app to answer.
     "if curl -s -o /dev/null localhost:8080/api/health; then",
