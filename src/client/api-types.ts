@@ -1935,7 +1935,7 @@ export interface components {
             message: string;
             suggestion?: string;
         };
-        /** @description what went wrong: a service code (service-spec "Errors"), an engine code, or a validate E code */
+        /** @description what went wrong: a service code (docs/reference/error-codes.md), an engine code, or a validate E code */
         ErrorCode: ("BAD_REQUEST" | "MISSING_FIELD" | "DAG_EDIT_ERROR" | "AUTH_REQUIRED" | "AUTH_FAILED" | "TOKEN_EXPIRED" | "ACCESS_DENIED" | "NOT_FOUND" | "NO_UNDO" | "NO_REDO" | "RATE_LIMITED" | "DB_ERROR" | "AI_NOT_CONFIGURED" | "PARSE_ERROR" | "VALIDATE_ERROR" | "PREPARE_ERROR" | "DAG_ERROR" | "LINT_ERROR" | "STATS_ERROR" | "DIFF_ERROR" | "EXPORT_ERROR" | "SEARCH_ERROR" | "RUN_ERROR" | "RETRY_ERROR" | "DATA_ERROR" | "REF_ERROR" | "PLUGIN_ERROR" | "AI_TRANSLATE_ERROR" | "CHAT_ERROR" | "INVALID_URL" | "AI_EXPLAIN_ERROR" | "AI_INTERPRET_ERROR" | "AI_OPTIMIZE_ERROR" | "INVALID_NAME" | "INVALID_PATH" | "CROSS_ORIGIN" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EXPIRED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "MISDIRECTED_REQUEST" | "WORK_LIMIT" | "USER_LIMIT" | "INTERNAL" | "UPSTREAM_ERROR" | "SERVICE_BUSY" | "SCHEMA_ERROR" | "INCLUDE_ERROR" | "SOURCE_ERROR" | "CONFIG_ERROR" | "REFERENCE_ERROR" | "EXPAND_ERROR" | "TARGET_ERROR" | "LIMIT_ERROR" | "USAGE_ERROR" | "IO_ERROR" | "ENV_ERROR" | "CLUSTER_ERROR" | "CLUSTER_DIRECTIVE" | "SERVICE_ERROR" | "REENTRY_ERROR" | "BUDGET_ERROR" | "UNSAFE_VALUE" | "LOCKED") | string;
         ExplainRequest: {
             /** @description the failed job to explain (default: the first failure) */

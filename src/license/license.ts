@@ -14,7 +14,7 @@ import { verifyAsync } from "@noble/ed25519";
 const VENDOR_PUBLIC_KEY = "0531ba0942e40dc046bfaf5a14860bf65b60d8bc585bf62625bba1f0fea7de86";
 export const LICENSE_CONTACT = "licensing@strand.example";
 
-/** Where a license status came from, in the resolution order (api-decisions "License"). */
+/** Where a license status came from, in the resolution order (docs/guide/operating.md). */
 export type LicenseSource = "env" | "config" | "legacy" | "embedded" | "file";
 
 export interface LicenseStatus {

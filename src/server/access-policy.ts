@@ -5,7 +5,7 @@
  * answers 404, never 403). A test fails when an operation of the OpenAPI document has no entry here, or an
  * entry names an operation that does not exist.
  *
- * - `public`: anyone, without credentials (api-decisions "Authentication").
+ * - `public`: anyone, without credentials (docs/guide/team-and-security.md).
  * - `read`: any signed-in caller, viewers included; the operation changes nothing.
  * - `account`: any signed-in caller, viewers included; the operation changes only the caller's own account
  *   (signing out, their sessions, their password, their personal access tokens).

@@ -1,8 +1,8 @@
 /**
  * Every code the service answers an error with, and its HTTP status: the one home of both. The first block
- * is the specification's table ("Errors"), the second its domain codes (all 400), the third the codes our
- * decisions added where the specification is silent. `new ServiceError(code, …)` takes the status from here,
- * and the OpenAPI document lists these codes as the error body's enum.
+ * is the specification's table, the second its domain codes (all 400), the third the codes we added where
+ * it is silent. `new ServiceError(code, …)` takes the status from here, the OpenAPI document lists these
+ * codes as the error body's enum, and docs/reference/error-codes.md is written from this file.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -40,7 +40,7 @@ export const SERVICE_ERROR_STATUS = {
   AI_TRANSLATE_ERROR: 400,
   CHAT_ERROR: 400,
   INVALID_URL: 400,
-  // Ours (api-decisions), where the specification is silent.
+  // Ours, where the specification is silent.
   AI_EXPLAIN_ERROR: 400,
   AI_INTERPRET_ERROR: 400,
   AI_OPTIMIZE_ERROR: 400,
@@ -69,7 +69,7 @@ export const SERVICE_ERROR_STATUS = {
 export const SERVICE_ERROR_MEANING: { readonly [C in keyof typeof SERVICE_ERROR_STATUS]: string } = {
   BAD_REQUEST: "the request is malformed: a field has the wrong type or value, or two fields exclude each other; the message names the field",
   MISSING_FIELD: "a required field of the body is missing (for example `toml_content`); the message names it",
-  DAG_EDIT_ERROR: "a graph edit was refused: an unknown operation, a missing field, a rule that does not exist, or an edit that would make a cycle",
+  DAG_EDIT_ERROR: "a graph edit was refused: an unknown operation, a missing field, a rule that does not exist, or a rule connected to itself (an edit that makes a longer cycle is applied and answered with its validation errors)",
   AUTH_REQUIRED: "the route needs credentials (a session cookie or a bearer token) and none were sent",
   AUTH_FAILED: "the user name and password, or the token, do not match an account",
   TOKEN_EXPIRED: "the session or token has expired or was revoked: sign in again",

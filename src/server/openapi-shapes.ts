@@ -13,10 +13,10 @@ const NAMED_ERROR_CODES = [...new Set<string>([...SERVICE_ERROR_CODES, ...FATAL_
 
 /** The code of an error body: a named code, or the E code of a check whose error stopped the request. */
 const ErrorCodeSchema = z.union([z.enum(NAMED_ERROR_CODES), z.string().regex(/^E\d{3}$/)]).openapi("ErrorCode", {
-  description: "what went wrong: a service code (service-spec \"Errors\"), an engine code, or a validate E code",
+  description: "what went wrong: a service code (docs/reference/error-codes.md), an engine code, or a validate E code",
 });
 
-/** The error body every failure answers with (service-spec "Errors"). */
+/** The error body every failure answers with (docs/reference/error-codes.md). */
 export const ErrorBodySchema = z
   .object({
     code: ErrorCodeSchema,

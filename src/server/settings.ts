@@ -12,7 +12,7 @@ import type { LicensePlaces } from "../license/license.js";
 import { LOG_LEVELS } from "./logger.js";
 import { DEFAULT_JOB_PROCESSES, JOB_NETWORKS, SANDBOX_SETTINGS } from "./runner/sandbox.js";
 
-/** The three ways the service runs (api-decisions "Modes"). */
+/** The three ways the service runs (docs/guide/team-and-security.md). */
 export const SERVICE_MODES = ["personal", "team", "hpc"] as const;
 
 /** How the service runs: one user on a workstation, a team with accounts, or a team on an HPC login node. */

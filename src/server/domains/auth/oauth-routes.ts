@@ -1,5 +1,5 @@
 /**
- * HTTP adapter of signing in with GitHub or ORCID (api-decisions "Authentication"), all public:
+ * HTTP adapter of signing in with GitHub or ORCID (docs/guide/team-and-security.md), all public:
  *
  * - `GET /api/auth/providers`: the sign-in methods configured, so the app shows only working buttons.
  * - `GET /api/auth/oauth/{provider}/authorize[?return_to=/path]`: 302 to the provider with a fresh `state`

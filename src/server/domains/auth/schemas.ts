@@ -1,4 +1,4 @@
-/** Request and response shapes of sign-in, sessions, personal access tokens and accounts (api-decisions "Authentication"). */
+/** Request and response shapes of sign-in, sessions, personal access tokens and accounts (docs/guide/team-and-security.md). */
 import { z } from "@hono/zod-openapi";
 
 export const RoleSchema = z.enum(["admin", "user", "viewer"]).openapi({ description: "admin: everything; user: own pipelines and runs; viewer: reads only" });

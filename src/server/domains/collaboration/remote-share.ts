@@ -2,9 +2,8 @@
  * Reading a remote share's landing document, whichever product served it, into what an import keeps.
  *
  * A strand server answers `GET /api/share/<token>` with `{token, expires_at, pipeline: {id, name, version,
- * description, tags, rules_count, updated_at}, toml_content}`. An oxo-flow server (the predecessor, §1.13 of
- * its notes) answers the same address with `{pipeline: {name, version, rules_count, visibility}, dag,
- * toml_content, owner, created_at, expires_at, recent_run}`. Both carry the pipeline text; the rest maps onto
+ * description, tags, rules_count, updated_at}, toml_content}`. An oxo-flow server (the predecessor) answers
+ * the same address with `{pipeline: {name, version, rules_count, visibility}, dag, toml_content, owner, created_at, expires_at, recent_run}`. Both carry the pipeline text; the rest maps onto
  * the imported pipeline's name, version and description. The document is untrusted: fields are read only
  * when they have the expected type, and every kept string is bounded.
  */

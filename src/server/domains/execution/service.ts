@@ -1,6 +1,6 @@
 /**
  * Runs, free of HTTP: create (check the pipeline, make the run's workspace, record it, hand it to the
- * supervisor), list and read, and the control operations with the state rules of api-decisions
+ * supervisor), list and read, and the control operations with the state rules of docs/guide/service-api.md
  * (queued→running|cancelled; running→paused|completed|failed|cancelled; paused→running|cancelled).
  * Runs of one saved pipeline by one owner share a workspace, so the engine's checkpoint decides what runs
  * again (see `run-workspaces.ts`); pipeline text and `fresh` runs get a workspace of their own; a retry

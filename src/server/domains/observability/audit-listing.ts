@@ -1,7 +1,7 @@
 /**
  * The audit log as administrators list it: the query's filters checked and turned into the store's (times
  * must be RFC 3339 and are compared as UTC instants; a username is looked up to its user id), and entries
- * shown with the fields of api-decisions plus the HTTP status and the request id (to find the request in
+ * shown with the fields docs/guide/team-and-security.md lists, plus the HTTP status and the request id (to find the request in
  * the service's log).
  */
 import type { z } from "@hono/zod-openapi";

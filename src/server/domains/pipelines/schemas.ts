@@ -1,6 +1,6 @@
 /**
  * Request and response types of saved pipelines: create, list, read, update, delete, revisions, rollback
- * and search (api-decisions "Pipelines"). They generate this part of the OpenAPI document; the saved
+ * and search (docs/guide/service-api.md). They generate this part of the OpenAPI document; the saved
  * pipeline itself, which forks and imports answer with too, is in the shared shapes.
  */
 import { z } from "@hono/zod-openapi";

@@ -3,7 +3,7 @@
  * (snake_case); timestamps are RFC 3339 UTC strings in both implementations.
  */
 
-/** What a user may do (api-decisions "Authentication"): everything, own work, or read only. */
+/** What a user may do (docs/guide/team-and-security.md): everything, own work, or read only. */
 export type UserRole = "admin" | "user" | "viewer";
 
 /** The roles, most powerful first. */
