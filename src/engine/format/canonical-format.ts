@@ -107,7 +107,7 @@ const RULE_KEYS = [
 const ENVIRONMENT: Shape = { keys: KNOWN_KEYS.environment };
 
 const RULE: Shape = {
-  // Keys the schema gains later still get a place, after the list of docs/reference/pipeline-format.md §4.6.
+  // Keys the schema gains later still get a place, after the list (docs/reference/pipeline-format.md §4.6).
   keys: [...RULE_KEYS, ...KNOWN_KEYS.rule.filter((key) => !(RULE_KEYS as readonly string[]).includes(key))],
   children: {
     resources: { keys: KNOWN_KEYS.resources, children: { gpu_spec: { keys: ["count", "model", "memory_gb", "compute_capability"] } } },
