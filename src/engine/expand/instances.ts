@@ -94,8 +94,9 @@ export function listValue(value: TomlValue): string[] {
 }
 
 /**
- * The values of one `expand_inputs` variable (§3.5): a config key first (with or without `config.`; arrays
- * or comma strings), then a `[a, b]` literal, else the text itself as the one value.
+ * The values of one `expand_inputs` variable (docs/reference/pipeline-format.md §2.6): a config key first (with
+ * or without `config.`; arrays or comma strings), then a `[a, b]` literal, else the text itself as the one
+ * value.
  */
 export function expandInputValues(spec: string, config: Record<string, TomlValue>): string[] {
   const key = spec.replace(/^config\./, "");
@@ -204,7 +205,10 @@ export class InstanceSource {
     return shared;
   }
 
-  /** How a rule fans out (§3.4): which wildcards its input, output and shell texts mention. */
+  /**
+   * How a rule fans out (docs/reference/pipeline-format.md §3.4): which wildcards its input, output and
+   * shell texts mention.
+   */
   fanOutOf(rule: Rule): FanOut {
     const triggers = [...rule.input.paths, ...rule.output.paths, rule.shell ?? ""];
     const mentions = (name: string): boolean => triggers.some((text) => mentionsWildcard(text, name));

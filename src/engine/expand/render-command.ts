@@ -3,9 +3,9 @@
  * `{effective_threads}`, `{effective_memory_mb}`, `{params.KEY}` and `{config.KEY}` placeholders, in that
  * order. Other braces (`${VAR}`, awk programs) are left alone.
  *
- * Sample names and values given on the command line are data, not code (Decision 12): one that contains
- * shell metacharacters stops rendering with an error naming it. Values written in `[config]` by the
- * pipeline's author are trusted.
+ * Sample names and values given on the command line are data, not code
+ * (docs/reference/pipeline-format.md, decision 12): one that contains shell metacharacters stops rendering with
+ * an error naming it. Values written in `[config]` by the pipeline's author are trusted.
  */
 import { availableParallelism, totalmem } from "node:os";
 import { EngineError } from "../findings.js";

@@ -152,7 +152,8 @@ export function transformJobs(rule: Rule, instanceName: string, bindings: Bindin
     else if (first.includes(`{${by}}`)) chunk = fillText(first, { [by]: value });
     else chunk = `${chunkDir}/${value.replace(/\//g, "_")}${extension ? `.${extension}` : ""}`;
     chunks.push(chunk);
-    // The map step reads the template's inputs, so their names stay usable (`{input.reads}`, Decision 1).
+    // The map step reads the template's inputs, so their names stay usable (`{input.reads}`,
+    // docs/reference/pipeline-format.md, decision 1).
     jobs.push({ name: `${instanceName}_${value}`, rule: mapRule, bindings: valueBindings, inputs, outputs: [chunk], inputNames: rule.input.names, outputNames: null });
   }
   if (transform.combine) {

@@ -1,20 +1,22 @@
 /**
- * `format`: the canonical layout of a pipeline file *as written* (Decision 6). It works on the lossless
- * scan of the text, never on the loaded model, so includes stay includes, injected values stay out, and
- * every comment survives. smol-toml decides what the file means: the text is parsed before formatting
- * (syntax errors become PARSE_ERROR) and the result is parsed again and compared, so `format` can never
- * hand back a file that means something else.
+ * `format`: the canonical layout of a pipeline file *as written*
+ * (docs/reference/pipeline-format.md, decision 6). It works on the lossless scan of the text, never on the
+ * loaded model, so includes stay includes, injected values stay out, and every comment survives. smol-toml
+ * decides what the file means: the text is parsed before formatting (syntax errors become PARSE_ERROR) and the
+ * result is parsed again and compared, so `format` can never hand back a file that means something else.
  *
  * Layout decisions (all deterministic, and applying them twice gives the same text):
  * - Order of the file: top-level plain keys first (TOML requires it; among themselves in the same order
- *   as the tables), then the top-level tables in the order of §4.6 (`[workflow]`, `[config]`, `[config_meta]`, `[[references]]`, `reference_dir`, …,
- *   `[[values]]`, then `[webhook]`), then unknown tables in source order. The elements of an array of tables
- *   never change their relative order; a sub-table such as `[rules.environment]` stays with the element it
- *   belongs to, after that element's plain keys.
- * - Order of keys: struct order for the tables the format defines (`[workflow]`, rules in the §4.6 order,
- *   references, defaults, resources, environments, includes, pairs, …), unknown keys after the known ones
- *   in source order; free maps (`[config]`, `params`, `envvars`, metadata, named inputs) keep source order.
- *   Sub-tables of one table follow the same order, stably, so nested arrays of tables keep theirs.
+ *   as the tables), then the top-level tables in the order of docs/reference/pipeline-format.md §4.6
+ *   (`[workflow]`, `[config]`, `[config_meta]`, `[[references]]`, `reference_dir`, …, `[[values]]`, then
+ *   `[webhook]`), then unknown tables in source order. The elements of an array of tables never change
+ *   their relative order; a sub-table such as `[rules.environment]` stays with the element it belongs to,
+ *   after that element's plain keys.
+ * - Order of keys: struct order for the tables the format defines (`[workflow]`, rules in the order of
+ *   docs/reference/pipeline-format.md §4.6, references, defaults, resources, environments, includes, pairs, …),
+ *   unknown keys after the known ones in source order; free maps (`[config]`, `params`, `envvars`,
+ *   metadata, named inputs) keep source order. Sub-tables of one table follow the same order, stably, so
+ *   nested arrays of tables keep theirs.
  * - Style is kept where it is a choice: an inline table stays inline, a sub-table stays a sub-table, a
  *   dotted key stays dotted. Spacing is normalised: `key = value`, `{ a = "x", b = 1 }`, `["a", "b"]`.
  * - Strings: a single-line string is re-encoded from its value: a literal `'…'` string when the value has a
@@ -105,7 +107,7 @@ const RULE_KEYS = [
 const ENVIRONMENT: Shape = { keys: KNOWN_KEYS.environment };
 
 const RULE: Shape = {
-  // Keys the schema gains later still get a place, after the §4.6 list.
+  // Keys the schema gains later still get a place, after the list (docs/reference/pipeline-format.md §4.6).
   keys: [...RULE_KEYS, ...KNOWN_KEYS.rule.filter((key) => !(RULE_KEYS as readonly string[]).includes(key))],
   children: {
     resources: { keys: KNOWN_KEYS.resources, children: { gpu_spec: { keys: ["count", "model", "memory_gb", "compute_capability"] } } },

@@ -1,6 +1,7 @@
 /**
  * The text a job runs: exported `envvars`, the `[defaults].shell_prelude`, then the rendered command —
- * all of it inside the environment wrapper, so every line runs in the environment (Decision 9).
+ * all of it inside the environment wrapper, so every line runs in the environment
+ * (docs/reference/pipeline-format.md, decision 9).
  * Scratch jobs get absolute paths, because they run in a folder of their own.
  */
 import { isAbsolute, join } from "node:path";

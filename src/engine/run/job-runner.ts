@@ -1,8 +1,8 @@
 /**
- * One job from start to end (§5.3): inputs present, output folders made, environment set up, `pre_exec`,
- * attempts with retries and time limits, every declared output checked, hooks, and on failure the
- * attempt's partial outputs removed (or set aside when they existed before). Every step that goes wrong
- * becomes a job failure with its cause; nothing here throws to the scheduler.
+ * One job from start to end (docs/reference/pipeline-format.md §5.3): inputs present, output folders made,
+ * environment set up, `pre_exec`, attempts with retries and time limits, every declared output checked, hooks,
+ * and on failure the attempt's partial outputs removed (or set aside when they existed before). Every step that
+ * goes wrong becomes a job failure with its cause; nothing here throws to the scheduler.
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";

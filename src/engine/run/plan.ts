@@ -1,13 +1,14 @@
 /**
  * Planning: what a run would do and why. Expands the pipeline, builds the graph, applies `-t`/`--module`,
- * evaluates `when` conditions, and gives every job a reason (Decision 5). Jobs downstream of a job that will
- * run also run, even when their outputs look up to date now.
+ * evaluates `when` conditions, and gives every job a reason (docs/reference/pipeline-format.md, decision 5).
+ * Jobs downstream of a job that will run also run, even when their outputs look up to date now.
  *
- * Without a checkpoint, output freshness decides (every output present and newer than every input). With
- * one (§5.6), a job recorded as completed is up to date unless something it depended on changed: a config
- * value it references, its rule's definition, its script's content, an input file's content (or the set of
- * files behind a glob or folder), or an output went missing. Deleted temporary outputs (tombstones) do not
- * by themselves cause a re-run; their producer runs again ("upstream of …") when a consumer must run.
+ * Without a checkpoint, output freshness decides (every output present and newer than every input). With one
+ * (docs/reference/pipeline-format.md §5.6), a job recorded as completed is up to date unless something it
+ * depended on changed: a config value it references, its rule's definition, its script's content, an input
+ * file's content (or the set of files behind a glob or folder), or an output went missing. Deleted temporary
+ * outputs (tombstones) do not by themselves cause a re-run; their producer runs again ("upstream of …") when a
+ * consumer must run.
  */
 import { EngineError, makeFinding, type Finding } from "../findings.js";
 import { undefinedConfigReferences } from "../check/config-references.js";
@@ -21,7 +22,10 @@ import type { CheckpointData, JobRecord } from "./checkpoint/checkpoint.js";
 import { changedConfigKeys, changedRuleFields, InputFiles, ruleConfigKeys, ruleFieldDigests, ruleFingerprint, scriptDigest, type ManifestOptions } from "./checkpoint/fingerprint.js";
 import { FileStatCache, outputState } from "./checkpoint/freshness.js";
 
-/** Why a job runs or not (Decision 5); the table in the README lists each code's text and when it applies. */
+/**
+ * Why a job runs or not (docs/reference/pipeline-format.md, decision 5); the table of
+ * docs/reference/pipeline-format.md §5.6 lists each code's text and when it applies.
+ */
 export type ReasonCode =
   | "never-completed"
   | "failed-before"

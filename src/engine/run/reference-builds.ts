@@ -1,8 +1,8 @@
 /**
- * `[[references]]` builds (§5.9), run before the jobs: a reference is built when its output is missing,
- * its source is newer than its output, or its definition, source content or config changed since it was
- * last built (fingerprints in `.strand/reference-checkpoint.json`). An existing output with no recorded
- * fingerprint is adopted. A failed build stops the run.
+ * `[[references]]` builds (docs/reference/pipeline-format.md §5.9), run before the jobs: a reference is built
+ * when its output is missing, its source is newer than its output, or its definition, source content or config
+ * changed since it was last built (fingerprints in `.strand/reference-checkpoint.json`). An existing output
+ * with no recorded fingerprint is adopted. A failed build stops the run.
  */
 import { confined, jobConfinementFromEnv } from "./job-sandbox.js";
 import { createHash } from "node:crypto";

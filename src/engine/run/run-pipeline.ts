@@ -311,7 +311,8 @@ class PipelineRun {
       if (!planned.run) {
         statuses.set(planned.index, "up-to-date");
         if (planned.reason.code !== "not-selected") {
-          // Jobs with nothing to do are counted as skipped (§5.2), so counts add up to the selection.
+          // Jobs with nothing to do are counted as skipped, so counts add up to the selection
+          // (docs/reference/pipeline-format.md §5.2).
           this.counts.total++;
           this.counts.skipped++;
         }

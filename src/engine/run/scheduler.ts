@@ -35,7 +35,10 @@ export interface SchedulerHooks {
   notStarted(task: SchedulerTask, reason: { code: string; text: string }): void;
   /** A job whose resource request can never be met fails without starting. */
   impossible(task: SchedulerTask, message: string): void;
-  /** A required job failed without keep-going: the caller stops the jobs still running (§5.2). */
+  /**
+   * A required job failed without keep-going: the caller stops the jobs still running
+   * (docs/reference/pipeline-format.md §5.2).
+   */
   stopRunning(failed: SchedulerTask): void;
 }
 

@@ -1,8 +1,9 @@
 /**
- * Temporary outputs after a run (§5.7 and Decision 4). `temporary = true`: after a run in which nothing
- * failed, the outputs of a temporary job whose consumers all completed are deleted. `temp_output` paths
- * are deleted as soon as every consumer of the job has succeeded (and, in the job runner, when the job
- * fails). Deleted outputs are tombstoned in the checkpoint, so their absence alone never re-runs the job.
+ * Temporary outputs after a run (docs/reference/pipeline-format.md §5.7 and
+ * docs/reference/pipeline-format.md, decision 4). `temporary = true`: after a run in which nothing failed, the
+ * outputs of a temporary job whose consumers all completed are deleted. `temp_output` paths are deleted as soon
+ * as every consumer of the job has succeeded (and, in the job runner, when the job fails). Deleted outputs are
+ * tombstoned in the checkpoint, so their absence alone never re-runs the job.
  */
 import { rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";

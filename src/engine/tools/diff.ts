@@ -103,7 +103,8 @@ interface RuleAspect {
   showValues?: boolean;
 }
 
-// The aspects section 4.8 names come first, in its order; then every other rule key, in canonical key order.
+// The aspects docs/reference/pipeline-format.md §4.8 names come first, in its order; then every other rule key, in
+// canonical key order.
 const RULE_ASPECTS: RuleAspect[] = [
   { key: "input", label: "input", value: (rule) => fileSetJson(rule.input) },
   { key: "output", label: "output", value: (rule) => fileSetJson(rule.output) },
@@ -174,7 +175,7 @@ function diffRule(a: Rule, b: Rule, defaultsA: Defaults, defaultsB: Defaults): C
 function diffConfig(a: Pipeline, b: Pipeline): Change[] {
   const changes: Change[] = [];
   const entries = diffMaps(comparableConfig(a), comparableConfig(b));
-  // Section 4.8 lists config changes as removed, then changed, then added.
+  // docs/reference/pipeline-format.md §4.8 lists config changes as removed, then changed, then added.
   for (const kind of ["removed", "changed", "added"] as const) {
     for (const entry of entries.filter((item) => item.kind === kind)) {
       changes.push(makeChange("config", kind, keyPath("config", entry.key), `config variable ${kind}: ${quote(entry.key)}`, entry.before, entry.after));
@@ -278,7 +279,8 @@ function pairEntries(pipeline: Pipeline): Entries {
 }
 
 function groupEntries(pipeline: Pipeline): Entries {
-  // Section 4.8 compares sample lists sorted: listing the same samples in another order is not a change.
+  // docs/reference/pipeline-format.md §4.8 compares sample lists sorted: listing the same samples in another order
+  // is not a change.
   return keyed(pipeline.sample_groups, (group) => group.name, (group) => toJson({ samples: [...group.samples].sort(), metadata: group.metadata }) ?? null);
 }
 

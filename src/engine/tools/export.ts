@@ -172,7 +172,7 @@ function environmentUses(pipeline: Pipeline): EnvironmentUse[] {
   for (const reference of pipeline.references) uses.push({ environment: reference.environment, user: `reference ${reference.name}` });
   const fallback = pipeline.defaults.environment;
   for (const rule of pipeline.rules) {
-    // `defaults.environment` fills a rule whose own environment is empty (section 3.7).
+    // `defaults.environment` fills a rule whose own environment is empty (docs/reference/pipeline-format.md §3.7).
     const own = backendOf(rule.environment) ? rule.environment : undefined;
     const environment = own ?? fallback;
     if (environment) uses.push({ environment, user: rule.name });
@@ -340,7 +340,10 @@ function condaSpecKind(spec: string): "file" | "packages" | "named" {
   return "named";
 }
 
-/** The env name the run uses for a file: its YAML `name:` when readable, else the file stem (section 3.7). */
+/**
+ * The env name the run uses for a file: its YAML `name:` when readable, else the file stem
+ * (docs/reference/pipeline-format.md §3.7).
+ */
 function condaEnvName(file: string): string {
   const stem = basename(file).replace(/\.ya?ml$/i, "");
   try {

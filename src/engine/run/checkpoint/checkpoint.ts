@@ -61,7 +61,10 @@ export interface JobRecord {
   stderr_tail: string;
 }
 
-/** One round of dynamic re-entry after a checkpoint rule (§5.8): the samples and pairs it added. */
+/**
+ * One round of dynamic re-entry after a checkpoint rule: the samples and pairs it added
+ * (docs/reference/pipeline-format.md §5.8).
+ */
 export interface Reentry {
   round: number;
   /** The checkpoint job that announced it. */
@@ -308,7 +311,7 @@ export class CheckpointStore {
     this.apply({ op: "tombstone", job: name, paths: [...paths] });
   }
 
-  /** Replaces the recorded re-entry rounds (§5.8). */
+  /** Replaces the recorded re-entry rounds (docs/reference/pipeline-format.md §5.8). */
   setReentries(reentries: Reentry[]): void {
     this.apply({ op: "reentries", reentries: reentries.map((reentry) => ({ ...reentry, samples: [...reentry.samples], pairs: reentry.pairs.map((pair) => ({ ...pair, metadata: { ...pair.metadata } })) })) });
   }

@@ -2,7 +2,8 @@
  * What a job's result depended on, in a form the next run can compare: the rule's definition (a
  * fingerprint, plus short per-field digests so a change can be named), the content of the script it runs,
  * the config values it references, and its input files (a manifest of paths, sizes, times and content
- * hashes). `createJobRecord` puts them together when a job ends; the planner compares them (§5.5, §5.6).
+ * hashes). `createJobRecord` puts them together when a job ends; the planner compares them
+ * (docs/reference/pipeline-format.md §5.5 and §5.6).
  *
  * Work is cached so that a hundred thousand jobs of one rule hash the rule's text once: rule digests per
  * rule, config digests per key, file hashes per (path, size, modification time).
@@ -67,7 +68,8 @@ function ruleDefinition(rule: Rule, pipeline: Pipeline): RuleDefinition {
   const environment = effectiveEnvironment(rule, pipeline.defaults);
   const interpreter = rule.script !== undefined ? scriptInterpreter(rule.interpreter, rule.script, pipeline.workflow.interpreter_map) : rule.interpreter;
   const envGroup = rule.env_group !== undefined ? `${rule.env_group}\u0000${canonical(pipeline.env_groups[rule.env_group] ?? null)}` : undefined;
-  // §5.5's fields of the unrendered rule; inputs and outputs are the job's own (see jobFields).
+  // The fields of docs/reference/pipeline-format.md §5.5, of the unrendered rule; inputs and outputs are the job's
+  // own (see jobFields).
   const labelled: [string, string | undefined][] = [
     ["name", rule.name],
     ["shell_prelude", pipeline.defaults.shell_prelude],
@@ -194,7 +196,8 @@ export function fileDigest(absolute: string, hashLimit = CONTENT_HASH_LIMIT): st
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Scripts (Decision 5: the content of a script file counts, reported apart from the rule definition)
+// Scripts: the content of a script file counts, reported apart from the rule definition
+// (docs/reference/pipeline-format.md, decision 5)
 
 /** The script file a job runs (the first word of `script`, config and wildcards filled), or undefined. */
 export function scriptPath(job: Job, pipeline: Pipeline): string | undefined {

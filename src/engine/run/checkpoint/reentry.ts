@@ -1,8 +1,8 @@
 /**
- * Checkpoint rules (§5.8): after a `checkpoint = true` job succeeds, its `checkpoint_manifest` (TOML,
- * `[reentry]` with `group`, `sample = [...]`, `pairs = [...]`) names new samples and pairs. They are added
- * to the pipeline, the rules are expanded again and the new jobs run in the same run. Each round is kept
- * in the checkpoint and replayed by later runs and dry-runs.
+ * Checkpoint rules (docs/reference/pipeline-format.md §5.8): after a `checkpoint = true` job succeeds, its
+ * `checkpoint_manifest` (TOML, `[reentry]` with `group`, `sample = [...]`, `pairs = [...]`) names new samples
+ * and pairs. They are added to the pipeline, the rules are expanded again and the new jobs run in the same run.
+ * Each round is kept in the checkpoint and replayed by later runs and dry-runs.
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";

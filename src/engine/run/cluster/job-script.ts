@@ -1,8 +1,9 @@
 /**
- * Job scripts for HPC schedulers (§5.10): `#!/bin/bash`, the scheduler's directives, `set -e`, the log
- * folders, then the command in the job's folder. Directive order and spelling follow the format's
- * description; where that description produces text a scheduler refuses, the valid form is written
- * instead (SLURM `--gres` has no memory field; LSF `-gpu` takes `num=N`; PBS and SGE have no day field).
+ * Job scripts for HPC schedulers (docs/reference/pipeline-format.md §5.10): `#!/bin/bash`, the scheduler's
+ * directives, `set -e`, the log folders, then the command in the job's folder. Directive order and spelling
+ * follow the format's description; where that description produces text a scheduler refuses, the valid form is
+ * written instead (SLURM `--gres` has no memory field; LSF `-gpu` takes `num=N`; PBS and SGE have no day
+ * field).
  *
  * Each scheduler's own directives come from its module in schedulers/ (through scheduler-registry.ts).
  *

@@ -219,7 +219,10 @@ function containerMemoryFlag(memoryMb: number | undefined, machineMemoryMb: numb
   return ` --memory ${limit}m`;
 }
 
-/** The bash text that runs `command` inside `environment` (§3.7, with the whole command quoted for every backend). */
+/**
+ * The bash text that runs `command` inside `environment`, with the whole command quoted for every backend
+ * (docs/reference/pipeline-format.md §3.7).
+ */
 export function wrapCommand(environment: Environment, command: string, options: WrapOptions): string {
   const kind = environmentKind(environment);
   const { workdir, binaries = {} } = options;
