@@ -1,9 +1,10 @@
 /**
  * Temporary outputs after a run (docs/reference/pipeline-format.md §5.7 and
- * docs/reference/pipeline-format.md, decision 4). `temporary = true`: after a run in which nothing failed, the
- * outputs of a temporary job whose consumers all completed are deleted. `temp_output` paths are deleted as soon
- * as every consumer of the job has succeeded (and, in the job runner, when the job fails). Deleted outputs are
- * tombstoned in the checkpoint, so their absence alone never re-runs the job.
+ * docs/reference/pipeline-format.md, decision 4), when the run ends. `temporary = true`: after a run in which
+ * nothing failed, the outputs of a temporary job whose consumers all completed are deleted. `temp_output` paths
+ * are deleted once every consumer of the job has completed, failures elsewhere or not (and, in the job runner,
+ * when the job fails). A job without consumers keeps them. Deleted outputs are tombstoned in the checkpoint, so
+ * their absence alone never re-runs the job.
  */
 import { rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
