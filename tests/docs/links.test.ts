@@ -70,18 +70,25 @@ function headingNumbers(path: string): Set<string> {
   return numbers;
 }
 
-describe("citations of the documentation in src/", () => {
+/** Every line of the source files, with its place (`path:line`). */
+function sourceLines(): { line: string; at: string }[] {
   const files = sourceFiles(PROJECT_ROOT, "src").filter((path) => path.endsWith(".ts") || path.endsWith(".tsx"));
+  return files.flatMap((path) =>
+    readFileSync(join(PROJECT_ROOT, path), "utf8")
+      .split("\n")
+      .map((line, index) => ({ line, at: `${path}:${index + 1}` })),
+  );
+}
+
+describe("citations of the documentation in src/", () => {
+  const lines = sourceLines();
 
   it("name pages, anchors and sections that exist", () => {
     const broken: string[] = [];
-    for (const path of files) {
-      readFileSync(join(PROJECT_ROOT, path), "utf8")
-        .split("\n")
-        .forEach((line, index) => {
+    for (const { line, at } of lines) {
           for (const match of line.matchAll(CITATION)) {
             const [, page, anchor] = /^(docs\/[\w./-]+\.md)(?:#([\w-]+))?/.exec(match[0])!;
-            const where = `${path}:${index + 1}: ${match[0]}`;
+            const where = `${at}: ${match[0]}`;
             if (!existsSync(join(PROJECT_ROOT, page!))) {
               broken.push(`${where} — ${page} does not exist`);
               continue;
@@ -92,20 +99,15 @@ describe("citations of the documentation in src/", () => {
             const decision = /, decision (\d+)$/.exec(match[0])?.[1];
             if (decision && !numbers.has(decision)) broken.push(`${where} — no decision ${decision}`);
           }
-        });
     }
     expect(broken).toEqual([]);
   });
 
   it("never cite a specification outside the repository", () => {
     const outside: string[] = [];
-    for (const path of files) {
-      readFileSync(join(PROJECT_ROOT, path), "utf8")
-        .split("\n")
-        .forEach((line, index) => {
-          const rest = line.replace(CITATION, "").replace(STANDARD_SECTION, "");
-          if (OUTSIDE_CITATION.test(rest)) outside.push(`${path}:${index + 1}: ${line.trim().slice(0, 160)}`);
-        });
+    for (const { line, at } of lines) {
+      const rest = line.replace(CITATION, "").replace(STANDARD_SECTION, "");
+      if (OUTSIDE_CITATION.test(rest)) outside.push(`${at}: ${line.trim().slice(0, 160)}`);
     }
     expect(outside, "cite the page under docs/ that holds it, e.g. docs/reference/pipeline-format.md §5.8").toEqual([]);
   });
