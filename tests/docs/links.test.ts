@@ -86,19 +86,19 @@ describe("citations of the documentation in src/", () => {
   it("name pages, anchors and sections that exist", () => {
     const broken: string[] = [];
     for (const { line, at } of lines) {
-          for (const match of line.matchAll(CITATION)) {
-            const [, page, anchor] = /^(docs\/[\w./-]+\.md)(?:#([\w-]+))?/.exec(match[0])!;
-            const where = `${at}: ${match[0]}`;
-            if (!existsSync(join(PROJECT_ROOT, page!))) {
-              broken.push(`${where} — ${page} does not exist`);
-              continue;
-            }
-            if (anchor && !anchorsOf(page!).has(anchor)) broken.push(`${where} — no heading #${anchor}`);
-            const numbers = headingNumbers(page!);
-            for (const section of match[0].matchAll(/§([\d.]+[a-z]?)/g)) if (!numbers.has(section[1]!)) broken.push(`${where} — no section ${section[1]}`);
-            const decision = /, decision (\d+)$/.exec(match[0])?.[1];
-            if (decision && !numbers.has(decision)) broken.push(`${where} — no decision ${decision}`);
-          }
+      for (const match of line.matchAll(CITATION)) {
+        const [, page, anchor] = /^(docs\/[\w./-]+\.md)(?:#([\w-]+))?/.exec(match[0])!;
+        const where = `${at}: ${match[0]}`;
+        if (!existsSync(join(PROJECT_ROOT, page!))) {
+          broken.push(`${where} — ${page} does not exist`);
+          continue;
+        }
+        if (anchor && !anchorsOf(page!).has(anchor)) broken.push(`${where} — no heading #${anchor}`);
+        const numbers = headingNumbers(page!);
+        for (const section of match[0].matchAll(/§([\d.]+[a-z]?)/g)) if (!numbers.has(section[1]!)) broken.push(`${where} — no section ${section[1]}`);
+        const decision = /, decision (\d+)$/.exec(match[0])?.[1];
+        if (decision && !numbers.has(decision)) broken.push(`${where} — no decision ${decision}`);
+      }
     }
     expect(broken).toEqual([]);
   });
