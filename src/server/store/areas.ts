@@ -10,6 +10,7 @@ import { auditArea } from "./audit/area.js";
 import { runArea } from "./runs/area.js";
 import { aiSettingsArea } from "./ai-settings/area.js";
 import { chatArea } from "./chat/area.js";
+import { clusterArea } from "./clusters/area.js";
 
 /** The areas the composed store is made of; their method names never overlap (checked when composing). */
 export const STORE_AREAS = [
@@ -21,4 +22,5 @@ export const STORE_AREAS = [
   runArea,
   aiSettingsArea,
   chatArea,
+  clusterArea,
 ] as const;

@@ -11,6 +11,7 @@ import { accountContract } from "./contract/accounts.js";
 import { aiSettingsContract } from "./contract/ai-settings.js";
 import { auditContract } from "./contract/audit.js";
 import { chatContract } from "./contract/chat.js";
+import { clusterContract } from "./contract/clusters.js";
 import { testClock, type DatabaseLocation, type FreshStore, type TestClock } from "./contract/harness.js";
 import { pipelineContract } from "./contract/pipelines.js";
 import { runContract } from "./contract/runs.js";
@@ -29,6 +30,7 @@ const AREA_CONTRACTS: ReadonlyArray<(fresh: FreshStore) => void> = [
   runContract,
   aiSettingsContract,
   chatContract,
+  clusterContract,
 ];
 
 /** Registers the store contract tests; `freshDatabase` is called once per test. */

@@ -1,0 +1,20 @@
+CREATE TABLE "clusters" (
+	"id" text PRIMARY KEY NOT NULL,
+	"name" text NOT NULL,
+	"ssh_host" text NOT NULL,
+	"ssh_port" integer NOT NULL,
+	"ssh_user" text NOT NULL,
+	"sealed_private_key" text,
+	"key_path" text,
+	"host_key_sha256" text,
+	"seen_host_key_sha256" text,
+	"scheduler" text NOT NULL,
+	"remote_dir" text NOT NULL,
+	"results" text NOT NULL,
+	"max_runs_per_user" integer,
+	"access" json NOT NULL,
+	"enabled" boolean NOT NULL,
+	"created_at" text NOT NULL,
+	"updated_at" text NOT NULL,
+	"updated_by" text
+);

@@ -1,0 +1,25 @@
+/** The SQLite tables of this area (the cluster registry); drizzle-kit generates `drizzle/sqlite/` from every area's. */
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { ClusterAccess, ClusterResults, ClusterScheduler } from "./contract.js";
+
+/** Remote clusters reached over SSH. */
+export const clusters = sqliteTable("clusters", {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  ssh_host: text().notNull(),
+  ssh_port: integer().notNull(),
+  ssh_user: text().notNull(),
+  sealed_private_key: text(),
+  key_path: text(),
+  host_key_sha256: text(),
+  seen_host_key_sha256: text(),
+  scheduler: text().$type<ClusterScheduler>().notNull(),
+  remote_dir: text().notNull(),
+  results: text().$type<ClusterResults>().notNull(),
+  max_runs_per_user: integer(),
+  access: text({ mode: "json" }).$type<ClusterAccess>().notNull(),
+  enabled: integer({ mode: "boolean" }).notNull(),
+  created_at: text().notNull(),
+  updated_at: text().notNull(),
+  updated_by: text(),
+});
