@@ -419,6 +419,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The remote clusters you may run on (every one for administrators), by name; never a key or its path */
+        get: operations["listClusters"];
+        put?: never;
+        /** Register a cluster, or change one by id (administrators); fields left out keep their values */
+        post: operations["saveCluster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a cluster from the registry (administrators) */
+        delete: operations["deleteCluster"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/data/analyze": {
         parameters: {
             query?: never;
@@ -1672,6 +1707,47 @@ export interface components {
             valid: boolean;
             warnings: components["schemas"]["Finding"][];
         } | null;
+        Cluster: {
+            /** @description administrators only */
+            access?: {
+                roles: string[] | null;
+                users: string[] | null;
+            };
+            created_at: string;
+            /**
+             * @description administrators only: which kind of credential is stored (never the key or its path)
+             * @enum {string}
+             */
+            credential?: "key" | "path" | "none";
+            enabled: boolean;
+            host_key: components["schemas"]["ClusterHostKey"];
+            id: string;
+            max_runs_per_user: number | null;
+            name: string;
+            /** @description administrators only */
+            remote_dir?: string;
+            /** @enum {string} */
+            results: "pull" | "remote";
+            /** @enum {string} */
+            scheduler: "auto" | "slurm" | "pbs" | "sge" | "lsf" | "none";
+            ssh_host: string;
+            ssh_port: number;
+            /** @description administrators only */
+            ssh_user?: string;
+            updated_at: string;
+        };
+        ClusterHostKey: {
+            /** @description the pinned SHA-256 fingerprint */
+            pinned: string | null;
+            /** @description what the last probe saw, when it is not the pinned one */
+            seen: string | null;
+            /**
+             * @description pinned: runs may start; unconfirmed: a probe saw a key for an administrator to confirm; changed: the host's key differs from the pinned one (runs refused); unknown: no key pinned or seen yet
+             * @enum {string}
+             */
+            state: "pinned" | "unconfirmed" | "changed" | "unknown";
+        };
+        ClusterList: components["schemas"]["Cluster"][];
         CreatedAccessToken: components["schemas"]["AccessToken"] & {
             /** @description shown this once; only a hash is kept */
             token: string;
@@ -1914,6 +1990,9 @@ export interface components {
             }[];
         };
         Deleted: {
+            deleted: string;
+        };
+        DeletedCluster: {
             deleted: string;
         };
         DiffBody: {
@@ -2911,6 +2990,50 @@ export interface components {
             type: "local" | "slurm" | "pbs" | "sge" | "lsf" | "container" | "cloud_batch";
             /** @description default time limit per scheduler job, e.g. 01:00:00 */
             walltime?: string;
+        };
+        SaveCluster: {
+            /** @description who may start runs on it: every signed-in user when both are null or absent; else the listed roles and users (administrators always) */
+            access?: {
+                roles?: ("admin" | "user" | "viewer")[] | null;
+                /** @description user ids */
+                users?: string[] | null;
+            };
+            /** @description pins the host key the last probe saw */
+            confirm_host_key?: boolean;
+            /** @description default true */
+            enabled?: boolean;
+            /**
+             * @description pins the host key (null unpins it); a run starts only on a cluster with a pinned key
+             * @example SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s
+             */
+            host_key_sha256?: string | null;
+            /** @example hpc-main */
+            id: string;
+            /** @description write-only: a private key file on the service's host, read when connecting; replaces private_key */
+            key_path?: string;
+            max_runs_per_user?: number | null;
+            /** @description default: the id */
+            name?: string;
+            /** @description write-only: stored sealed, never returned or logged; replaces key_path */
+            private_key?: string;
+            /** @description required when the cluster is new: per-user and per-run folders are made under it */
+            remote_dir?: string;
+            /**
+             * @description pull (default): results are copied back when a run ends; remote: left there, their paths listed
+             * @enum {string}
+             */
+            results?: "pull" | "remote";
+            /**
+             * @description default auto (found by the probe); none runs jobs on the login node
+             * @enum {string}
+             */
+            scheduler?: "auto" | "slurm" | "pbs" | "sge" | "lsf" | "none";
+            /** @description the login node; required when the cluster is new */
+            ssh_host?: string;
+            /** @description default 22 */
+            ssh_port?: number;
+            /** @description the account on the login node; required when the cluster is new */
+            ssh_user?: string;
         };
         SavedPipeline: components["schemas"]["PipelineSummary"] & {
             toml_content: string;
@@ -5459,6 +5582,243 @@ export interface operations {
                 };
             };
             /** @description no session of yours with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listClusters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the clusters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterList"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveCluster"];
+            };
+        };
+        responses: {
+            /** @description the cluster as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cluster"];
+                };
+            };
+            /** @description a field is invalid (the message names it), a new cluster lacks ssh_host, ssh_user or remote_dir, or there is no seen key to confirm */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the size cap (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the id of the removed cluster */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedCluster"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no cluster of that id */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -133,6 +133,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   validatePlugin: "read",
   // the scheduler's queue, as squeue shows it to anyone on a login node (hpc mode; 404 in other modes)
   getHpcStatus: "read",
+  // the registry of remote clusters: everyone lists what they may use; administrators change it
+  listClusters: "read",
+  saveCluster: "admin",
+  deleteCluster: "admin",
 };
 
 /** Whether a caller of this role passes this access level (ownership is checked later, by the domain). */

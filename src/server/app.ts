@@ -20,6 +20,7 @@ import { aiDomain, type AiKnowledge } from "./domains/ai/domain.js";
 import { authDomain, type AuthService } from "./domains/auth/domain.js";
 import { chatDomain } from "./domains/chat/domain.js";
 import { clusterDomain, type SchedulerReaderOptions } from "./domains/cluster/domain.js";
+import { remoteClusterDomain } from "./domains/remote-clusters/domain.js";
 import { collaborationDomain, type RemoteFetchOptions } from "./domains/collaboration/domain.js";
 import { dagDomain } from "./domains/dag/domain.js";
 import { dataDomain } from "./domains/data/domain.js";
@@ -131,6 +132,7 @@ const API_TAGS = [
   { name: "runs", description: "runs, their views and their control" },
   { name: "events", description: "the live event stream" },
   { name: "observability", description: "health, system, metrics and the audit log" },
+  { name: "clusters", description: "the registry of remote clusters reached over SSH" },
   { name: "license", description: "license status" },
   { name: "plugins", description: "plugin manifests and their Ed25519 signatures" },
   { name: "ai", description: "AI drafting, explanation and provider settings (every result is a proposal)" },
@@ -324,6 +326,7 @@ export function createApp(options: AppOptions): ServiceApp {
     license,
     pluginsDomain({ version: options.version, trustedKeys: options.pluginTrustedKeys ?? readSetting(env, "SERVICE_PLUGIN_TRUSTED_KEYS", mode) }),
     clusterDomain({ hpc: mode === "hpc", scheduler: options.scheduler, store }),
+    remoteClusterDomain({ store, secretKey: options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode), configDir }),
     observabilityDomain(
       {
         version: options.version,

@@ -152,3 +152,18 @@ function createKeyFile(configDir: string, path: string): void {
     unlinkSync(temporary);
   }
 }
+
+/** Seals and opens secrets (the service's `SecretBox`), as the domains that keep secrets see it. */
+export interface KeySealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+/** A sealer whose key is read (or made) on first use, so a service that never stores a secret never makes a key file. */
+export function lazySealer(make: () => KeySealer): KeySealer {
+  let sealer: KeySealer | undefined;
+  return {
+    seal: (plain) => (sealer ??= make()).seal(plain),
+    open: (sealed) => (sealer ??= make()).open(sealed),
+  };
+}

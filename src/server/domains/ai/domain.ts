@@ -6,7 +6,7 @@
 import type { AddressLookup } from "../../../engine/public-address.js";
 import type { Caller } from "../../caller.js";
 import type { DomainMount } from "../../domain-mount.js";
-import { SecretBox } from "../../secret-box.js";
+import { lazySealer, SecretBox } from "../../secret-box.js";
 import type { AiEnvironment, ServiceMode } from "../../settings.js";
 import type { AiSettingsStore } from "../../store/ai-settings/contract.js";
 import { bundledKnowledge } from "./bundled-knowledge.js";
@@ -16,7 +16,7 @@ import type { AiReader } from "./reader.js";
 import type { AiKnowledge } from "./read-tools.js";
 import { aiRoutes } from "./routes.js";
 import type { AiContext } from "./service.js";
-import { AiSettings, type KeySealer } from "./settings.js";
+import { AiSettings } from "./settings.js";
 
 export type { AiKnowledge } from "./read-tools.js";
 
@@ -58,13 +58,4 @@ export function aiDomain(deps: AiDependencies): DomainMount & { context: AiConte
     observe: deps.observe,
   };
   return { routers: [aiRoutes(context)], context, firstProvider: () => providerChain({ ai: deps.ai })[0]?.kind ?? null };
-}
-
-/** A sealer whose key is read (or made) on first use, so a service that never stores a key never makes a key file. */
-function lazySealer(make: () => KeySealer): KeySealer {
-  let sealer: KeySealer | undefined;
-  return {
-    seal: (plain) => (sealer ??= make()).seal(plain),
-    open: (sealed) => (sealer ??= make()).open(sealed),
-  };
 }

@@ -11,11 +11,7 @@ import { type AiSettingsRecord, type AiSettingsStore, SERVER_AI_SCOPE } from "..
 import { describeCandidate, PROVIDER_KINDS, providerChain, providerKind, unusableReason, type ProviderCandidate, type ProviderSettings } from "./providers.js";
 import type { AiEnvironment, ServiceMode } from "../../settings.js";
 
-/** Seals and opens keys (the service's `SecretBox`). */
-export interface KeySealer {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
+import type { KeySealer } from "../../secret-box.js";
 
 
 /** A settings change as requested (`provider: "disabled"` removes the scope's settings). */

@@ -1,0 +1,164 @@
+/**
+ * The cluster registry, free of HTTP: administrators save (upsert by id, as the predecessor did) and delete
+ * clusters; everyone lists the clusters they may use. A credential goes in — sealed with the service's secret
+ * box, or as a path on the service's host — and never comes out: views say only which kind is stored, and
+ * only to administrators, who also alone see the login account, the remote folder and the access lists.
+ */
+import type { z } from "@hono/zod-openapi";
+import type { Caller } from "../../caller.js";
+import { ServiceError } from "../../errors.js";
+import type { KeySealer } from "../../secret-box.js";
+import type { ClusterInput, ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
+import type { ClusterSchema, SaveClusterBody } from "./schemas.js";
+
+/** A cluster as the API shows it to one caller. */
+export type ClusterView = z.infer<typeof ClusterSchema>;
+
+/** What an administrator sends to save a cluster. */
+export type ClusterChange = z.infer<typeof SaveClusterBody>;
+
+/** The state of a cluster's host key, from what is pinned and what a probe last saw. */
+export function hostKeyState(record: Pick<ClusterRecord, "host_key_sha256" | "seen_host_key_sha256">): ClusterView["host_key"] {
+  const pinned = record.host_key_sha256;
+  const seen = record.seen_host_key_sha256 !== pinned ? record.seen_host_key_sha256 : null;
+  const state = pinned ? (seen ? "changed" : "pinned") : seen ? "unconfirmed" : "unknown";
+  return { pinned, seen, state };
+}
+
+/** Whether `caller` may start runs on (and so see and probe) a cluster. */
+export function mayUseCluster(caller: Caller, record: ClusterRecord): boolean {
+  if (caller.admin) return true;
+  if (!record.enabled || caller.role === "anonymous") return false;
+  const { roles, users } = record.access;
+  if (roles === null && users === null) return true;
+  return (roles?.includes(caller.role) ?? false) || (users?.includes(caller.id) ?? false);
+}
+
+/** The registry's operations. */
+export class ClusterRegistry {
+  constructor(
+    private readonly store: ClusterStore,
+    private readonly sealer: KeySealer,
+  ) {}
+
+  /** The clusters the caller may use (every one for administrators), by name as people read it (case and accents aside). */
+  async list(caller: Caller): Promise<ClusterView[]> {
+    const usable = (await this.store.listClusters()).filter((record) => mayUseCluster(caller, record));
+    usable.sort((a, b) => BY_NAME.compare(a.name, b.name) || (a.id < b.id ? -1 : 1));
+    return usable.map((record) => viewOf(record, caller));
+  }
+
+  /** One cluster the caller may use; others (and unknown ids) are 404 alike. */
+  async get(caller: Caller, id: string): Promise<ClusterRecord> {
+    const record = await this.store.getCluster(id);
+    if (!record || !mayUseCluster(caller, record)) throw notFound(id);
+    return record;
+  }
+
+  /** Creates or changes a cluster (administrators; the access table checks the role). */
+  async save(caller: Caller, change: ClusterChange): Promise<ClusterView> {
+    const existing = await this.store.getCluster(change.id);
+    const input = existing ? this.changed(existing, change) : this.created(change);
+    input.updated_by = caller.id || null;
+    return viewOf(await this.store.putCluster(input), caller);
+  }
+
+  /** Deletes a cluster (administrators). */
+  async remove(id: string): Promise<{ deleted: string }> {
+    if (!(await this.store.deleteCluster(id))) throw notFound(id);
+    return { deleted: id };
+  }
+
+  private created(change: ClusterChange): ClusterInput {
+    const missing = (["ssh_host", "ssh_user", "remote_dir"] as const).filter((field) => change[field] === undefined);
+    if (missing.length > 0) {
+      throw new ServiceError("MISSING_FIELD", `a new cluster needs ${missing.join(", ")}`, { suggestion: 'e.g. {"id": "hpc", "ssh_host": "login.example.org", "ssh_user": "strand", "remote_dir": "/scratch/strand", "private_key": "-----BEGIN OPENSSH PRIVATE KEY-----…"}' });
+    }
+    if (change.confirm_host_key) throw new ServiceError("BAD_REQUEST", "confirm_host_key needs a host key a probe has seen; a new cluster has none", { suggestion: "probe the cluster first, or give host_key_sha256" });
+    return {
+      id: change.id,
+      name: change.name ?? change.id,
+      ssh_host: change.ssh_host!,
+      ssh_port: change.ssh_port ?? 22,
+      ssh_user: change.ssh_user!,
+      ...this.credential(change, { sealed_private_key: null, key_path: null }),
+      host_key_sha256: change.host_key_sha256 ?? null,
+      seen_host_key_sha256: null,
+      scheduler: change.scheduler ?? "auto",
+      remote_dir: change.remote_dir!,
+      results: change.results ?? "pull",
+      max_runs_per_user: change.max_runs_per_user ?? null,
+      access: { roles: change.access?.roles ?? null, users: change.access?.users ?? null },
+      enabled: change.enabled ?? true,
+      updated_by: null,
+    };
+  }
+
+  /** The cluster with the fields the change names replaced; absent fields keep their values. */
+  private changed(existing: ClusterRecord, change: ClusterChange): ClusterInput {
+    let pinned = change.host_key_sha256 === undefined ? existing.host_key_sha256 : change.host_key_sha256;
+    if (change.confirm_host_key) {
+      if (!existing.seen_host_key_sha256) throw new ServiceError("BAD_REQUEST", `cluster '${existing.id}' has no host key to confirm: no probe has seen one`, { suggestion: `probe it first: POST /api/clusters/${existing.id}/probe` });
+      pinned = existing.seen_host_key_sha256;
+    }
+    // A host, port or credential change makes the pinned key a claim about another machine: keep it only when restated.
+    const moved = (change.ssh_host !== undefined && change.ssh_host !== existing.ssh_host) || (change.ssh_port !== undefined && change.ssh_port !== existing.ssh_port);
+    if (moved && change.host_key_sha256 === undefined && !change.confirm_host_key) pinned = null;
+    return {
+      id: existing.id,
+      name: change.name ?? existing.name,
+      ssh_host: change.ssh_host ?? existing.ssh_host,
+      ssh_port: change.ssh_port ?? existing.ssh_port,
+      ssh_user: change.ssh_user ?? existing.ssh_user,
+      ...this.credential(change, existing),
+      host_key_sha256: pinned,
+      seen_host_key_sha256: moved ? null : existing.seen_host_key_sha256,
+      scheduler: change.scheduler ?? existing.scheduler,
+      remote_dir: change.remote_dir ?? existing.remote_dir,
+      results: change.results ?? existing.results,
+      max_runs_per_user: change.max_runs_per_user === undefined ? existing.max_runs_per_user : change.max_runs_per_user,
+      access: {
+        roles: change.access?.roles === undefined ? existing.access.roles : change.access.roles,
+        users: change.access?.users === undefined ? existing.access.users : change.access.users,
+      },
+      enabled: change.enabled ?? existing.enabled,
+      updated_by: existing.updated_by,
+    };
+  }
+
+  /** The stored credential after a change: a new key (sealed) or a new path replaces whichever was there. */
+  private credential(change: ClusterChange, current: Pick<ClusterRecord, "sealed_private_key" | "key_path">): Pick<ClusterRecord, "sealed_private_key" | "key_path"> {
+    if (change.private_key !== undefined && change.key_path !== undefined) {
+      throw new ServiceError("BAD_REQUEST", "give private_key or key_path, not both", { suggestion: "a stored key (private_key) or a file on the service's host (key_path)" });
+    }
+    if (change.private_key !== undefined) return { sealed_private_key: this.sealer.seal(change.private_key), key_path: null };
+    if (change.key_path !== undefined) return { sealed_private_key: null, key_path: change.key_path };
+    return { sealed_private_key: current.sealed_private_key, key_path: current.key_path };
+  }
+}
+
+const BY_NAME = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+function notFound(id: string): ServiceError {
+  return new ServiceError("NOT_FOUND", `no cluster '${id}' you may use`, { suggestion: "GET /api/clusters lists the clusters you may use" });
+}
+
+/** A cluster as `caller` may see it: never a key or a key's path; the account, folder and access lists to administrators only. */
+function viewOf(record: ClusterRecord, caller: Caller): ClusterView {
+  const shared = {
+    id: record.id,
+    name: record.name,
+    ssh_host: record.ssh_host,
+    ssh_port: record.ssh_port,
+    host_key: hostKeyState(record),
+    scheduler: record.scheduler,
+    results: record.results,
+    max_runs_per_user: record.max_runs_per_user,
+    enabled: record.enabled,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+  if (!caller.admin) return shared;
+  const credential = record.sealed_private_key ? "key" : record.key_path ? "path" : "none";
+  return { ...shared, ssh_user: record.ssh_user, credential, remote_dir: record.remote_dir, access: record.access };
+}
