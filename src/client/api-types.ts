@@ -454,6 +454,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{id}/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect to a cluster you may use and report its host name, scheduler, engine, free space and latency
+         * @description The host key is checked against the pinned fingerprint before anything is sent: an unpinned or changed key ends the connection before authentication and is recorded for an administrator to confirm (ok false, with the key in the error). An unreachable host or a refused key is also ok false, with the reason.
+         */
+        post: operations["probeCluster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/data/analyze": {
         parameters: {
             query?: never;
@@ -1748,6 +1768,31 @@ export interface components {
             state: "pinned" | "unconfirmed" | "changed" | "unknown";
         };
         ClusterList: components["schemas"]["Cluster"][];
+        ClusterProbe: {
+            cluster: string;
+            duration_ms: number;
+            /** @description what runs would use there, or what to install */
+            engine: string | null;
+            /** @description why the probe failed: an unpinned or changed host key (with the key seen), an unreachable host, a refused key */
+            error: string | null;
+            /** @description free space where the remote folder is (or would be) */
+            free_bytes: number | null;
+            host_key: components["schemas"]["ClusterHostKey"];
+            hostname: string | null;
+            /** @description one round trip of a command */
+            latency_ms: number | null;
+            node_version: string | null;
+            /** @description the login node answered the probe */
+            ok: boolean;
+            /**
+             * @description the scheduler whose commands answer there
+             * @enum {string|null}
+             */
+            scheduler: "slurm" | "pbs" | "sge" | "lsf" | "none" | null;
+            strand_version: string | null;
+            /** @description the scheduler's version, as it prints it */
+            version: string | null;
+        };
         CreatedAccessToken: components["schemas"]["AccessToken"] & {
             /** @description shown this once; only a hash is kept */
             token: string;
@@ -5819,6 +5864,91 @@ export interface operations {
                 };
             };
             /** @description no cluster of that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description personal mode: the request names the service by a host name it does not answer to (MISDIRECTED_REQUEST) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (RATE_LIMITED, with Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an unexpected error (INTERNAL, with the request id in detail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    probeCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what the probe found, or why it failed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterProbe"];
+                };
+            };
+            /** @description the request does not match the expected shape (BAD_REQUEST, naming the fields) or misses a field (MISSING_FIELD) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description team and hpc modes: no credentials (AUTH_REQUIRED), or a token that is unknown, expired or revoked (TOKEN_EXPIRED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a viewer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no cluster of that id that you may use */
             404: {
                 headers: {
                     [name: string]: unknown;

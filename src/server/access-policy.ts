@@ -137,6 +137,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   listClusters: "read",
   saveCluster: "admin",
   deleteCluster: "admin",
+  probeCluster: "write",
 };
 
 /** Whether a caller of this role passes this access level (ownership is checked later, by the domain). */

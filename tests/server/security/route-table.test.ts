@@ -107,6 +107,7 @@ const TABLE: Record<string, Row> = {
   listClusters: { expect: READ_OK },
   saveCluster: { body: { id: "route-table", ssh_host: "login.example.org", ssh_user: "strand", remote_dir: "/scratch/strand" }, expect: ADMIN_ONLY },
   deleteCluster: { params: { id: "no-such-cluster" }, expect: { anonymous: 401, viewer: 403, user: 403, other: 403, admin: 404 } },
+  probeCluster: { params: { id: "no-such-cluster" }, expect: { anonymous: 401, viewer: 403, user: 404, other: 404, admin: 404 } },
   // AI (no provider is configured in this service: the AI calls answer 503 AI_NOT_CONFIGURED to whoever may make them)
   getAiConfig: { expect: READ_OK },
   setAiConfig: { body: { provider: "disabled", scope: "user" }, expect: { anonymous: 401, viewer: 403, user: 200, other: 200, admin: 200 } },

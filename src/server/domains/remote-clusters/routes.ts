@@ -7,7 +7,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { callerOf } from "../../caller.js";
 import { noteAudit } from "../../middleware/audit.js";
 import { failureResponse, jsonBody, jsonResponse } from "../../openapi-shapes.js";
-import { ClusterIdParam, ClusterListSchema, ClusterSchema, DeletedClusterSchema, SaveClusterBody } from "./schemas.js";
+import { ClusterIdParam, ClusterListSchema, ClusterProbeSchema, ClusterSchema, DeletedClusterSchema, SaveClusterBody } from "./schemas.js";
 import type { ClusterRegistry } from "./service.js";
 
 const listRoute = createRoute({
@@ -47,6 +47,24 @@ const deleteRoute = createRoute({
   },
 });
 
+const probeRoute = createRoute({
+  method: "post",
+  path: "/api/clusters/{id}/probe",
+  operationId: "probeCluster",
+  tags: ["clusters"],
+  summary: "Connect to a cluster you may use and report its host name, scheduler, engine, free space and latency",
+  description:
+    "The host key is checked against the pinned fingerprint before anything is sent: an unpinned or changed key ends the connection " +
+    "before authentication and is recorded for an administrator to confirm (ok false, with the key in the error). An unreachable host " +
+    "or a refused key is also ok false, with the reason.",
+  request: { params: ClusterIdParam },
+  responses: {
+    200: jsonResponse(ClusterProbeSchema, "what the probe found, or why it failed"),
+    403: failureResponse("a viewer"),
+    404: failureResponse("no cluster of that id that you may use"),
+  },
+});
+
 /** The registry's router. */
 export function remoteClusterRoutes(registry: ClusterRegistry): OpenAPIHono {
   const router = new OpenAPIHono();
@@ -55,6 +73,11 @@ export function remoteClusterRoutes(registry: ClusterRegistry): OpenAPIHono {
     const body = c.req.valid("json");
     noteAudit(c, "cluster.save", `cluster/${body.id}`);
     return c.json(await registry.save(callerOf(c), body), 200);
+  });
+  router.openapi(probeRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    noteAudit(c, "cluster.probe", `cluster/${id}`);
+    return c.json(await registry.probe(callerOf(c), id), 200);
   });
   router.openapi(deleteRoute, async (c) => {
     const { id } = c.req.valid("param");

@@ -106,3 +106,21 @@ export const ClusterSchema = z
 export const ClusterListSchema = z.array(ClusterSchema).openapi("ClusterList");
 
 export const DeletedClusterSchema = z.object({ deleted: z.string() }).openapi("DeletedCluster");
+
+export const ClusterProbeSchema = z
+  .object({
+    ok: z.boolean().openapi({ description: "the login node answered the probe" }),
+    cluster: z.string(),
+    hostname: z.string().nullable(),
+    scheduler: z.enum(["slurm", "pbs", "sge", "lsf", "none"]).nullable().openapi({ description: "the scheduler whose commands answer there" }),
+    version: z.string().nullable().openapi({ description: "the scheduler's version, as it prints it" }),
+    node_version: z.string().nullable(),
+    strand_version: z.string().nullable(),
+    engine: z.string().nullable().openapi({ description: "what runs would use there, or what to install" }),
+    free_bytes: z.number().nullable().openapi({ description: "free space where the remote folder is (or would be)" }),
+    latency_ms: z.number().int().nullable().openapi({ description: "one round trip of a command" }),
+    duration_ms: z.number().int(),
+    host_key: HostKeyState,
+    error: z.string().nullable().openapi({ description: "why the probe failed: an unpinned or changed host key (with the key seen), an unreachable host, a refused key" }),
+  })
+  .openapi("ClusterProbe");

@@ -4,15 +4,21 @@
  * box, or as a path on the service's host — and never comes out: views say only which kind is stored, and
  * only to administrators, who also alone see the login account, the remote folder and the access lists.
  */
+import { readFile } from "node:fs/promises";
 import type { z } from "@hono/zod-openapi";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { KeySealer } from "../../secret-box.js";
 import type { ClusterInput, ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
-import type { ClusterSchema, SaveClusterBody } from "./schemas.js";
+import { probeFacts, probeScript } from "./probe.js";
+import type { ClusterProbeSchema, ClusterSchema, SaveClusterBody } from "./schemas.js";
+import { connectSsh, runRemote, SshRefusal } from "./ssh.js";
 
 /** A cluster as the API shows it to one caller. */
 export type ClusterView = z.infer<typeof ClusterSchema>;
+
+/** What a probe answers. */
+export type ClusterProbe = z.infer<typeof ClusterProbeSchema>;
 
 /** What an administrator sends to save a cluster. */
 export type ClusterChange = z.infer<typeof SaveClusterBody>;
@@ -61,6 +67,81 @@ export class ClusterRegistry {
     const input = existing ? this.changed(existing, change) : this.created(change);
     input.updated_by = caller.id || null;
     return viewOf(await this.store.putCluster(input), caller);
+  }
+
+  /**
+   * Connects to a cluster the caller may use and reports what its login node offers. An unpinned or changed
+   * host key ends the connection before authentication: the key seen is recorded for an administrator to
+   * confirm, and the answer says so (ok false), as it does for an unreachable host or a refused key.
+   */
+  async probe(caller: Caller, id: string): Promise<ClusterProbe> {
+    let record = await this.get(caller, id);
+    const started = performance.now();
+    const answer = (fields: Partial<ClusterProbe>): ClusterProbe => ({
+      ok: false,
+      cluster: record.id,
+      hostname: null,
+      scheduler: null,
+      version: null,
+      node_version: null,
+      strand_version: null,
+      engine: null,
+      free_bytes: null,
+      latency_ms: null,
+      duration_ms: Math.round(performance.now() - started),
+      host_key: hostKeyState(record),
+      error: null,
+      ...fields,
+    });
+    let privateKey: string;
+    try {
+      privateKey = await this.privateKeyOf(record);
+    } catch (error) {
+      return answer({ error: caller.admin ? (error as Error).message : "the cluster's credential cannot be used; ask an administrator" });
+    }
+    let client;
+    try {
+      client = await connectSsh({ host: record.ssh_host, port: record.ssh_port, username: record.ssh_user, privateKey, pinned: record.host_key_sha256 });
+    } catch (error) {
+      if (!(error instanceof SshRefusal)) throw error;
+      if (error.seen && error.seen !== record.seen_host_key_sha256) record = (await this.store.recordSeenHostKey(record.id, error.seen)) ?? record;
+      const hint =
+        error.reason === "unpinned"
+          ? `; an administrator checks it against the login node (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and confirms it: {"id": "${record.id}", "confirm_host_key": true}`
+          : error.reason === "changed"
+            ? "; nothing runs there until an administrator re-pins the key (if the host was really re-installed)"
+            : "";
+      return answer({ error: `${error.message}${hint}` });
+    }
+    try {
+      const ping = performance.now();
+      await runRemote(client, "true", { timeoutMs: 15_000 });
+      const latency = Math.round(performance.now() - ping);
+      const result = await runRemote(client, probeScript(record.remote_dir), { timeoutMs: 30_000, maxBytes: 64 * 1024 });
+      const facts = probeFacts(result.stdout);
+      const engine = facts.strand_version
+        ? `strand ${facts.strand_version}`
+        : facts.node_version
+          ? `no strand on the PATH; Node.js ${facts.node_version} is there, so the service can stage its own engine`
+          : "neither strand nor Node.js is on the PATH: install Node.js 20.19 or newer on the login node (the service then stages its own engine)";
+      return answer({ ok: result.code === 0, ...facts, engine, latency_ms: latency, error: result.code === 0 ? null : `the probe script ended with ${result.code}: ${result.stderr.trim().slice(0, 500)}` });
+    } catch (error) {
+      return answer({ error: `the probe failed on the login node: ${(error as Error).message}` });
+    } finally {
+      client.end();
+    }
+  }
+
+  /** The private key text of a cluster: opened from the store, or read from its file on the service's host. */
+  private async privateKeyOf(record: ClusterRecord): Promise<string> {
+    if (record.sealed_private_key) return this.sealer.open(record.sealed_private_key);
+    if (record.key_path) {
+      const text = await readFile(record.key_path, "utf8").catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read the cluster's key file (${error.code ?? error.message})`);
+      });
+      return text.slice(0, 64 * 1024);
+    }
+    throw new Error(`cluster '${record.id}' has no credential: give it a private_key or a key_path`);
   }
 
   /** Deletes a cluster (administrators). */
