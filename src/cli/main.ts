@@ -44,7 +44,7 @@ export const COMMANDS: readonly CatalogEntry[] = [
   { name: "template", summary: "list the built-in pipeline templates, or print one to start a pipeline from", load: async () => (await import("./commands/template.js")).templateCommand },
   { name: "plugin", summary: "make an Ed25519 key, sign a plugin manifest, or check a manifest and its signature", load: async () => (await import("./commands/plugin.js")).pluginCommand },
   { name: "data", summary: "analyse sequencing data (formats by content, pairs, lanes, samples, a template to start from) or write a sample sheet", load: async () => (await import("./commands/data.js")).dataCommand },
-  { name: "cluster", summary: "write HPC job scripts (SLURM, PBS, SGE, LSF) with a submit.sh; show or cancel scheduler jobs", load: async () => (await import("./commands/cluster.js")).clusterCommand },
+  { name: "cluster", summary: "write HPC job scripts (SLURM, PBS, SGE, LSF) with a submit.sh; show or cancel scheduler jobs; register and probe remote clusters", load: async () => (await import("./commands/cluster.js")).clusterCommand },
 ];
 
 function usage(): string {

@@ -36,6 +36,7 @@ import type { RunSupervisor, SupervisorOptions } from "./runner/supervisor.js";
 
 // Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
 export { AuthService, prepareAccounts } from "./domains/auth/domain.js";
+export { ClusterRegistry, clusterChange, type ClusterProbe, type ClusterView } from "./domains/remote-clusters/domain.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
 import { LiveStreams } from "./events/live-streams.js";

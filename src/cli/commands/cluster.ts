@@ -23,6 +23,7 @@ import { makeFinding, type Finding } from "../../engine/findings.js";
 import { printEnvelope } from "../json-envelope.js";
 import { displayPath, type Output } from "../print.js";
 import type { Command } from "./command.js";
+import { isRegistrySubcommand, REGISTRY_OPTIONS, REGISTRY_SUBCOMMANDS, runRegistry } from "./cluster-registry.js";
 
 const SUBCOMMANDS = ["submit", "status", "cancel"] as const;
 
@@ -212,14 +213,17 @@ export const clusterCommand: Command = {
   usage:
     `strand cluster submit [WORKFLOW] -b ${SCHEDULER_CHOICES} [-o DIR] [-q QUEUE] [-a ACCOUNT] [--walltime TIME] [--extra-arg ARG…] [-t RULE] [--module NAME] [--with-dependencies] [--dry-run]\n` +
     `       strand cluster status -b ${SCHEDULER_CHOICES} ID…\n` +
-    `       strand cluster cancel -b ${SCHEDULER_CHOICES} ID…`,
-  options: CLUSTER_OPTIONS,
+    `       strand cluster cancel -b ${SCHEDULER_CHOICES} ID…\n` +
+    "       strand cluster add ID --host HOST --user NAME --remote-dir DIR (--key FILE | --key-path PATH) [--port N] [--host-key SHA256:…] [--scheduler S]\n" +
+    "       strand cluster list | probe ID | confirm-key ID | remove ID   (remote clusters of the service's store: SERVICE_DATA_DIR or SERVICE_DATABASE_URL)",
+  options: [...CLUSTER_OPTIONS, ...REGISTRY_OPTIONS],
   async run(args, output) {
     const subcommand = args.positionals[0];
+    if (isRegistrySubcommand(subcommand)) return runRegistry(args, output);
     if (subcommand === "submit") return submitScripts(args, output);
     if (subcommand === "status") return showStatus(args, output);
     if (subcommand === "cancel") return cancelJobs(args, output);
-    throw new UsageError(subcommand === undefined ? "cluster needs a subcommand" : `unknown cluster subcommand '${subcommand}'`, `use one of ${SUBCOMMANDS.join(", ")}`);
+    throw new UsageError(subcommand === undefined ? "cluster needs a subcommand" : `unknown cluster subcommand '${subcommand}'`, `use one of ${[...SUBCOMMANDS, ...REGISTRY_SUBCOMMANDS].join(", ")}`);
   },
 };
 

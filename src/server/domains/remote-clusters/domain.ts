@@ -5,6 +5,8 @@ import type { ClusterStore } from "../../store/clusters/contract.js";
 import { remoteClusterRoutes } from "./routes.js";
 import { ClusterRegistry } from "./service.js";
 
+export { ClusterRegistry, clusterChange, type ClusterProbe, type ClusterView } from "./service.js";
+
 /** The registry's routes; credentials are sealed with the service's secret key (made on first use). */
 export function remoteClusterDomain(deps: { store: ClusterStore; secretKey?: string; configDir: string }): DomainMount & { registry: ClusterRegistry } {
   const registry = new ClusterRegistry(deps.store, lazySealer(() => SecretBox.fromConfig({ secretKey: deps.secretKey, configDir: deps.configDir })));

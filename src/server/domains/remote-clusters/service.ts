@@ -11,7 +11,7 @@ import { ServiceError } from "../../errors.js";
 import type { KeySealer } from "../../secret-box.js";
 import type { ClusterInput, ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
 import { probeFacts, probeScript } from "./probe.js";
-import type { ClusterProbeSchema, ClusterSchema, SaveClusterBody } from "./schemas.js";
+import { SaveClusterBody, type ClusterProbeSchema, type ClusterSchema } from "./schemas.js";
 import { connectSsh, runRemote, SshRefusal } from "./ssh.js";
 
 /** A cluster as the API shows it to one caller. */
@@ -22,6 +22,14 @@ export type ClusterProbe = z.infer<typeof ClusterProbeSchema>;
 
 /** What an administrator sends to save a cluster. */
 export type ClusterChange = z.infer<typeof SaveClusterBody>;
+
+/** A change read from untrusted JSON (the command line's options), checked as the API checks it; a bad field is 400 naming it. */
+export function clusterChange(body: unknown): ClusterChange {
+  const parsed = SaveClusterBody.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ServiceError("BAD_REQUEST", `${issue.path.join(".") || "cluster"}: ${issue.message}`);
+}
 
 /** The state of a cluster's host key, from what is pinned and what a probe last saw. */
 export function hostKeyState(record: Pick<ClusterRecord, "host_key_sha256" | "seen_host_key_sha256">): ClusterView["host_key"] {

@@ -1,0 +1,64 @@
+/**
+ * `strand cluster add|list|probe|confirm-key|remove` on a service's store, against a real sshd on loopback:
+ * the same registry as the API (sealed key, pinned host key, no trust on first use), as an administrator.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../support/sshd-server.js";
+import { parseJson, runStrand } from "../support/strand-cli.js";
+
+requireSshdUnderStrict();
+
+describe.skipIf(!SSHD_AVAILABLE)("strand cluster: the registry of remote clusters", () => {
+  let sshd: SshdServer;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sshd = await startSshd();
+    dir = mkdtempSync(join(tmpdir(), "strand-cluster-cli-"));
+    writeFileSync(join(dir, "id_ed25519"), sshd.clientKey, { mode: 0o600 });
+    env = { SERVICE_DATA_DIR: join(dir, "data"), SERVICE_CONFIG_DIR: join(dir, "config"), SERVICE_DATABASE_URL: "" };
+  });
+  afterAll(async () => {
+    await sshd?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("adds a cluster with a sealed key, probes it only after its host key is confirmed, lists and removes it", async () => {
+    const add = await runStrand(["cluster", "add", "loop", "--host", sshd.host, "--port", String(sshd.port), "--user", sshd.user, "--remote-dir", "/tmp/strand-remote", "--key", join(dir, "id_ed25519")], { env });
+    expect(add.exitCode, add.stderr).toBe(0);
+    expect(add.stdout).toContain("host key unknown");
+
+    const unconfirmed = await runStrand(["cluster", "probe", "loop"], { env });
+    expect(unconfirmed.exitCode).toBe(1);
+    expect(unconfirmed.stderr).toContain(sshd.hostKeySha256);
+    expect(unconfirmed.stderr).toContain("strand cluster confirm-key loop");
+
+    const confirm = await runStrand(["cluster", "confirm-key", "loop"], { env });
+    expect(confirm.stdout).toContain(`host key pinned ${sshd.hostKeySha256}`);
+    const probe = await runStrand(["cluster", "probe", "loop", "--json"], { env });
+    expect(probe.exitCode, probe.stderr).toBe(0);
+    const data = parseJson<{ ok: boolean; data: { hostname: string; free_bytes: number } }>(probe);
+    expect(data.ok).toBe(true);
+    expect(data.data.free_bytes).toBeGreaterThan(0);
+
+    const list = await runStrand(["cluster", "list"], { env });
+    expect(list.stdout).toMatch(/^loop\s+\S+@127\.0\.0\.1:\d+/m);
+    expect(list.stdout + list.stderr).not.toContain("PRIVATE KEY");
+    expect((await runStrand(["cluster", "remove", "loop"], { env })).stdout).toContain("removed cluster 'loop'");
+    const again = await runStrand(["cluster", "remove", "loop"], { env });
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain("no cluster 'loop'");
+  });
+
+  it("refuses a bad field as a usage error naming it, and a missing subcommand argument", async () => {
+    const bad = await runStrand(["cluster", "add", "x", "--host", "login;rm", "--user", "u", "--remote-dir", "/tmp/x", "--key-path", "/k"], { env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("ssh_host");
+    const missing = await runStrand(["cluster", "probe"], { env });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain("needs a cluster id");
+  });
+});
