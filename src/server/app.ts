@@ -20,7 +20,7 @@ import { aiDomain, type AiKnowledge } from "./domains/ai/domain.js";
 import { authDomain, type AuthService } from "./domains/auth/domain.js";
 import { chatDomain } from "./domains/chat/domain.js";
 import { clusterDomain, type SchedulerReaderOptions } from "./domains/cluster/domain.js";
-import { remoteClusterDomain } from "./domains/remote-clusters/domain.js";
+import { remoteClusterDomain, type ClusterRegistry } from "./domains/remote-clusters/domain.js";
 import { collaborationDomain, type RemoteFetchOptions } from "./domains/collaboration/domain.js";
 import { dagDomain } from "./domains/dag/domain.js";
 import { dataDomain } from "./domains/data/domain.js";
@@ -36,7 +36,7 @@ import type { RunSupervisor, SupervisorOptions } from "./runner/supervisor.js";
 
 // Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
 export { AuthService, prepareAccounts } from "./domains/auth/domain.js";
-export { ClusterRegistry, clusterChange, type ClusterProbe, type ClusterView } from "./domains/remote-clusters/domain.js";
+export { ClusterRegistry, clusterChange, declareClusters, type ClusterProbe, type ClusterView } from "./domains/remote-clusters/domain.js";
 import { EventBus } from "./events/event-bus.js";
 import { eventRoutes } from "./events/routes.js";
 import { LiveStreams } from "./events/live-streams.js";
@@ -193,6 +193,8 @@ export interface ServiceApp {
   store: Store;
   /** Sign-in and accounts (the first administrator is made through it at start). */
   auth: AuthService;
+  /** The registry of remote clusters (the clusters of SERVICE_CLUSTERS_FILE are added through it at start). */
+  clusters: ClusterRegistry;
 }
 
 /** POST paths that change nothing: the tooling and search (not audited). */
@@ -291,6 +293,7 @@ export function createApp(options: AppOptions): ServiceApp {
   const streams = new LiveStreams({ perUser: options.eventStreamsPerUser ?? (mode === "personal" ? 0 : 8), recheckMs: options.eventRecheckMs, authority: mode === "personal" ? undefined : auth });
   const execution = executionDomain({ store, events, dataDir, privacy, userLimits: options.userLimits, log, runner: { webhooksAllowPrivate: options.webhookAllowPrivate, ...options.runner } });
   const { supervisor } = execution;
+  const remoteClusters = remoteClusterDomain({ store, secretKey: options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode), configDir });
   const ai = aiDomain({
     store,
     mode,
@@ -327,7 +330,7 @@ export function createApp(options: AppOptions): ServiceApp {
     license,
     pluginsDomain({ version: options.version, trustedKeys: options.pluginTrustedKeys ?? readSetting(env, "SERVICE_PLUGIN_TRUSTED_KEYS", mode) }),
     clusterDomain({ hpc: mode === "hpc", scheduler: options.scheduler, store }),
-    remoteClusterDomain({ store, secretKey: options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode), configDir }),
+    remoteClusters,
     observabilityDomain(
       {
         version: options.version,
@@ -392,7 +395,7 @@ export function createApp(options: AppOptions): ServiceApp {
     applyLicenseHeaders(response.headers, options.version);
     return response;
   });
-  return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store, auth };
+  return { app, middleware: chain.map(([name]) => name), supervisor, recovered, store, auth, clusters: remoteClusters.registry };
 }
 
 

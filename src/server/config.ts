@@ -62,6 +62,8 @@ export interface ServiceConfig {
   sessionTtlMs: number;
   /** `SERVICE_ADMIN_PASSWORD`: creates, or resets the password of, the `admin` account at start (team and hpc modes). */
   adminPassword: string | undefined;
+  /** `SERVICE_CLUSTERS_FILE`: remote clusters added to the registry at start when their id is free. */
+  clustersFile: string | undefined;
   /** `SERVICE_USER_MAX_RUNS` and `SERVICE_USER_MAX_THREADS` (0: no limit); defaults by mode in `userLimits`. */
   userLimits: UserLimits;
   /** `SERVICE_EVENT_STREAMS_PER_USER`: event streams (`GET /api/events`) one user may hold at once (0: no limit; default 8, none in personal mode). */
@@ -148,6 +150,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     signInFailures: settings.SERVICE_SIGNIN_MAX_FAILURES,
     aiTimeoutMs: settings.SERVICE_AI_TIMEOUT * 1000,
     adminPassword: settings.SERVICE_ADMIN_PASSWORD,
+    clustersFile: settings.SERVICE_CLUSTERS_FILE,
     // Personal mode has no sign-in: OAuth settings left in the environment neither apply nor stop it.
     oauth: mode === "personal" ? {} : oauthSettingsOf(textValues(settings, OAUTH_VARIABLES)),
     ai: textValues(settings, AI_VARIABLES),

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerType } from "@hono/node-server";
 import { serveApp } from "./adapter-requests.js";
-import { createApp, prepareAccounts } from "./app.js";
+import { createApp, declareClusters, prepareAccounts } from "./app.js";
 import type { ServiceConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openStore } from "./store/open-store.js";
@@ -38,7 +38,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
   const logger = createLogger({ level: config.logLevel });
   // The configuration as it is (createApp takes ServiceConfig's names), with what only the start knows.
-  const { app, supervisor, auth } = createApp({
+  const { app, supervisor, auth, clusters } = createApp({
     ...config,
     env: {},
     logger,
@@ -47,6 +47,16 @@ export async function startService(config: ServiceConfig, version: string): Prom
     allowedHosts: [config.host, ...config.allowedHosts],
     runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir } },
   });
+  if (config.clustersFile) {
+    try {
+      const declared = await declareClusters(clusters, config.clustersFile);
+      logger.info({ added: declared.added, kept: declared.kept }, `clusters of ${config.clustersFile}: ${declared.added.length} added, ${declared.kept.length} already in the registry`);
+    } catch (error) {
+      supervisor.close();
+      await store.close();
+      throw new StartRefusedError((error as Error).message, "fix the entry, or unset SERVICE_CLUSTERS_FILE to start without the file");
+    }
+  }
   let sweep: NodeJS.Timeout | undefined;
   if (config.mode !== "personal") {
     guardSharedHost(config.dataDir, logger, sandbox?.account !== undefined);
@@ -89,7 +99,8 @@ export async function startService(config: ServiceConfig, version: string): Prom
 }
 
 /** Thrown when a shared service is started as root without SERVICE_ALLOW_ROOT=1; `suggestion` says what to do. */
-export class RootRefusedError extends Error {
+/** A start the service refuses, with what to change (the command line shows both). */
+export class StartRefusedError extends Error {
   constructor(
     readonly problem: string,
     readonly suggestion: string,
@@ -97,6 +108,9 @@ export class RootRefusedError extends Error {
     super(`${problem}; ${suggestion}`);
   }
 }
+
+/** A shared service started as root without SERVICE_ALLOW_ROOT. */
+export class RootRefusedError extends StartRefusedError {}
 
 /**
  * Team and hpc modes run other people's pipelines: started as root, a mistake in any sandbox is the whole

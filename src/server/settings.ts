@@ -163,6 +163,7 @@ export const SETTINGS = {
   SERVICE_DATABASE_URL: setting("storage", "none (embedded SQLite)", "`postgres://…` selects PostgreSQL (see [Storage](../guide/operating.md#storage)); any other URL is refused at start", (value) => value?.trim() ?? ""),
   SERVICE_CONFIG_DIR: setting("storage", "`~/.config/strand`", "the license file (see below), and `secret.key` (made on first use, mode 0600) when `SERVICE_SECRET_KEY` is not set", (value) => resolve(value ?? join(homedir(), ".config", "strand"))),
   SERVICE_SECRET_KEY: setting("storage", "none (`secret.key` in the configuration directory)", "32 bytes (base64 or 64 hex digits) that seal stored AI provider keys (AES-256-GCM); changing it makes stored keys unusable until saved again", raw),
+  SERVICE_CLUSTERS_FILE: setting("storage", "none", "a TOML file of `[[clusters]]` (the fields of `POST /api/clusters`, a key by `key_path` only) added to the registry at start when their id is free; a bad entry stops the start naming it (see [remote clusters](../guide/hpc.md#remote-clusters))", (value) => (value ? resolve(value) : undefined)),
   SERVICE_LICENSE: setting("storage", "none", "a license file to use before the configuration directory's `license.json` (the license status is informational and never restricts anything: see [the license](../guide/operating.md#the-license))", (value) => value || undefined),
   SERVICE_LICENSE_PUBLIC_KEY: setting("storage", "the vendor's key", "the Ed25519 public key (hex) license signatures are checked against", (value) => value ?? undefined),
 

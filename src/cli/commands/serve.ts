@@ -4,7 +4,7 @@
 import { EngineError } from "../../engine/findings.js";
 import { engineVersion } from "../../engine/version.js";
 import { serviceConfig, type ServiceConfig } from "../../server/config.js";
-import { RootRefusedError, startService } from "../../server/serve.js";
+import { StartRefusedError, startService } from "../../server/serve.js";
 import { SandboxUnavailableError } from "../../server/runner/sandbox.js";
 import { optionValue, UsageError, type OptionSpec } from "../args.js";
 import type { Command } from "./command.js";
@@ -51,7 +51,7 @@ export const serveCommand: Command = {
 
 /** Why the service could not start, with what to change: the port, the data directory or the database. */
 function startFailure(error: NodeJS.ErrnoException, config: ServiceConfig): EngineError {
-  if (error instanceof SandboxUnavailableError || error instanceof RootRefusedError) return new EngineError("SERVICE_ERROR", error.problem, { suggestion: error.suggestion });
+  if (error instanceof SandboxUnavailableError || error instanceof StartRefusedError) return new EngineError("SERVICE_ERROR", error.problem, { suggestion: error.suggestion });
   if (error.code === "EADDRINUSE") return new EngineError("SERVICE_ERROR", `port ${config.port} on ${config.host} is already in use`, { suggestion: "stop the other server or choose another port with --port or SERVICE_PORT" });
   if (error.code === "EACCES" && error.syscall === "listen") return new EngineError("SERVICE_ERROR", `not allowed to listen on ${config.host}:${config.port}`, { suggestion: "choose a port above 1023 with --port or SERVICE_PORT" });
   if (config.databaseUrl) return new EngineError("SERVICE_ERROR", `cannot open the database named by SERVICE_DATABASE_URL: ${error.message}`, { suggestion: "check the URL (postgres://user:password@host:5432/database) and that the server is running" });

@@ -6,6 +6,7 @@ import { remoteClusterRoutes } from "./routes.js";
 import { ClusterRegistry } from "./service.js";
 
 export { ClusterRegistry, clusterChange, type ClusterProbe, type ClusterView } from "./service.js";
+export { declareClusters, type DeclaredClusters } from "./declared.js";
 
 /** The registry's routes; credentials are sealed with the service's secret key (made on first use). */
 export function remoteClusterDomain(deps: { store: ClusterStore; secretKey?: string; configDir: string }): DomainMount & { registry: ClusterRegistry } {

@@ -152,6 +152,11 @@ export class ClusterRegistry {
     throw new Error(`cluster '${record.id}' has no credential: give it a private_key or a key_path`);
   }
 
+  /** Adds a cluster declared in the configuration file unless its id is taken (the registry wins); true when added. */
+  async declare(change: ClusterChange): Promise<boolean> {
+    return this.store.addClusterIfAbsent(this.created(change));
+  }
+
   /** Deletes a cluster (administrators). */
   async remove(id: string): Promise<{ deleted: string }> {
     if (!(await this.store.deleteCluster(id))) throw notFound(id);
