@@ -7,15 +7,14 @@
 import { readFile } from "node:fs/promises";
 import { makeFinding } from "../../engine/findings.js";
 import { LOCAL_USER } from "../../server/caller.js";
-import { serviceConfig } from "../../server/config.js";
 import { ClusterRegistry, clusterChange, type ClusterProbe, type ClusterView } from "../../server/app.js";
 import { ServiceError } from "../../server/errors.js";
 import { lazySealer, SecretBox } from "../../server/secret-box.js";
-import { openStore } from "../../server/store/open-store.js";
 import { optionValue, UsageError, type OptionSpec, type ParsedArgs } from "../args.js";
 import { printEnvelope } from "../json-envelope.js";
 import type { Output } from "../print.js";
 import { ReportedFailure } from "../reported-failure.js";
+import { openServiceStore } from "../service-store.js";
 
 /** The registry's subcommands. */
 export const REGISTRY_SUBCOMMANDS = ["add", "list", "probe", "confirm-key", "remove"] as const;
@@ -42,14 +41,7 @@ export function isRegistrySubcommand(name: string | undefined): boolean {
 export async function runRegistry(args: ParsedArgs, output: Output): Promise<number> {
   const [action, id] = args.positionals as [(typeof REGISTRY_SUBCOMMANDS)[number], string | undefined];
   if (action !== "list" && !id) throw new UsageError(`strand cluster ${action} needs a cluster id`, `e.g. strand cluster ${action} hpc`);
-  let config;
-  try {
-    config = serviceConfig({ ...process.env, SERVICE_MODE: "team" });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
-  const where = store.kind === "sqlite" ? `SQLite in ${config.dataDir} (SERVICE_DATA_DIR)` : "PostgreSQL (SERVICE_DATABASE_URL)";
+  const { store, config, where } = await openServiceStore();
   const registry = new ClusterRegistry(store, lazySealer(() => SecretBox.fromConfig({ secretKey: config.secretKey, configDir: config.configDir })));
   const json = args.flags.has("json");
   try {

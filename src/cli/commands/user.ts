@@ -9,13 +9,12 @@ import { randomBytes } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { makeFinding } from "../../engine/findings.js";
 import { AuthService } from "../../server/app.js";
-import { serviceConfig } from "../../server/config.js";
 import { ServiceError } from "../../server/errors.js";
 import { ReportedFailure } from "../reported-failure.js";
-import { openStore } from "../../server/store/open-store.js";
 import { USER_ROLES, type UserRole } from "../../server/store/accounts/contract.js";
 import { optionValue, UsageError } from "../args.js";
 import { printEnvelope } from "../json-envelope.js";
+import { openServiceStore } from "../service-store.js";
 import type { Command } from "./command.js";
 
 /** The first line of standard input (a password piped in, never shown on the command line). */
@@ -37,14 +36,7 @@ export const userCommand: Command = {
     if (action === "add" && !name) throw new UsageError("strand user add needs a username, e.g. strand user add alice --role admin");
     const role = optionValue(args, "role") as UserRole | undefined;
     if (role !== undefined && !USER_ROLES.includes(role)) throw new UsageError(`--role must be admin, user or viewer, got '${role}'`);
-    let config;
-    try {
-      config = serviceConfig({ ...process.env, SERVICE_MODE: "team" });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
-    const where = store.kind === "sqlite" ? `SQLite in ${config.dataDir} (SERVICE_DATA_DIR)` : "PostgreSQL (SERVICE_DATABASE_URL)";
+    const { store, where } = await openServiceStore();
     try {
       const auth = new AuthService(store);
       if (action === "list") {
