@@ -653,7 +653,7 @@ export interface paths {
         };
         /**
          * Real-time run and job events as server-sent events
-         * @description Each message has `id:` (a sequence number) and `data:` = `{type, time, data}`; types: run_queued, run_started, run_paused, run_resumed, run_completed, run_failed, run_cancelled, job_started, job_completed, job_failed, job_skipped, lagged. `lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed. The stream ends when the session or token it was opened with ends (sign-out, revocation, expiry, a password reset) or the account's role changes or it is deleted; a client that reconnects is authenticated afresh. A user may hold SERVICE_EVENT_STREAMS_PER_USER streams at once (default 8 in team and hpc modes).
+         * @description Each message has `id:` (a sequence number) and `data:` = `{type, time, data}`; types: run_queued, run_started, run_paused, run_resumed, run_completed, run_failed, run_cancelled, job_started, job_completed, job_failed, job_skipped, run_connection, lagged. `lagged` (no id; `data.missed` counts lost events) means the client fell behind or resumed from an id older than the replay ring and should refetch state. `Last-Event-ID` (or `last_event_id` on the first connect) replays recent events. Keep-alive: a `: ping` comment every 15 s. Only events of runs the caller may read are sent; never compressed. The stream ends when the session or token it was opened with ends (sign-out, revocation, expiry, a password reset) or the account's role changes or it is deleted; a client that reconnects is authenticated afresh. A user may hold SERVICE_EVENT_STREAMS_PER_USER streams at once (default 8 in team and hpc modes).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1810,6 +1810,8 @@ export interface components {
             visibility?: "private" | "workspace" | "link";
         };
         CreateRun: {
+            /** @description run on this registered remote cluster (GET /api/clusters lists the ones you may use); null or empty: on this service's machine. target may then carry the cluster scheduler's options */
+            cluster_id?: string | null;
             /** @description config overrides, like --arg KEY=VALUE */
             config?: {
                 [key: string]: string | number | boolean;
@@ -2787,6 +2789,7 @@ export interface components {
             owner: string;
             pipeline_id: string | null;
             pipeline_revision: number | null;
+            remote: components["schemas"]["RunRemote"];
             retry_of: string | null;
             started_at: string | null;
             /** @enum {string} */
@@ -2947,6 +2950,30 @@ export interface components {
             message: string;
             suggestion?: string;
         };
+        /** @description where a run on a remote cluster is (null for runs on this service's machine) */
+        RunRemote: {
+            cluster_id: string;
+            /** @description the link to the login node while the service follows the run (null once it ended) */
+            connection: {
+                attempts: number;
+                error: string | null;
+                retry_at: string | null;
+                since: string;
+                /** @enum {string} */
+                state: "connecting" | "connected" | "reconnecting" | "refused" | "closed";
+            } | null;
+            /** @enum {string} */
+            phase: "staging" | "running" | "collecting" | "done";
+            /**
+             * @description pull: results are brought back when the run ends; remote: they stay in the remote workspace
+             * @enum {string}
+             */
+            results: "pull" | "remote";
+            /** @description the scheduler the remote engine submits jobs to (none: the login node runs them); null until the run started */
+            scheduler: string | null;
+            /** @description the run's workspace on the cluster (under its remote folder, per user and per run or pipeline) */
+            workspace: string | null;
+        } | null;
         RunResults: {
             files: {
                 modified_at: string;

@@ -33,6 +33,7 @@ import { templatesDomain } from "./domains/templates/domain.js";
 import { TOOLING_NAMES, workflowDomain } from "./domains/workflow/domain.js";
 import type { DomainMount } from "./domain-mount.js";
 import type { RunSupervisor, SupervisorOptions } from "./runner/supervisor.js";
+import type { RemoteClusters } from "./runner/remote/remote-engine.js";
 
 // Account administration outside the request path: the first administrator at start (serve.ts) and `strand user`.
 export { AuthService, prepareAccounts } from "./domains/auth/domain.js";
@@ -98,8 +99,8 @@ export interface AppOptions extends Partial<AppSettings> {
   eventPingMs?: number;
   /** How often an open event stream's credential and role are checked again (default 30 s; tests shorten it). */
   eventRecheckMs?: number;
-  /** Run supervision settings (tests shorten the sampling interval and the cancel grace). */
-  runner?: Partial<Omit<SupervisorOptions, "store" | "events">>;
+  /** Run supervision settings (tests shorten the sampling interval and the cancel grace, and remote runs' polls and backoff). */
+  runner?: Partial<Omit<SupervisorOptions, "store" | "events" | "remote">> & { remote?: Omit<RemoteClusters, "store" | "sealer"> };
   /** How GET /api/hpc reads the scheduler in hpc mode (tests give a PATH and shorter time-outs). */
   scheduler?: SchedulerReaderOptions;
   /** How long a sign-in may take at the identity provider (default 10 minutes; tests shorten it). */
@@ -291,9 +292,18 @@ export function createApp(options: AppOptions): ServiceApp {
   const dataDir = options.dataDir || runsFallbackDir();
   const log = (line: string) => logger.info(line);
   const streams = new LiveStreams({ perUser: options.eventStreamsPerUser ?? (mode === "personal" ? 0 : 8), recheckMs: options.eventRecheckMs, authority: mode === "personal" ? undefined : auth });
-  const execution = executionDomain({ store, events, dataDir, privacy, userLimits: options.userLimits, log, runner: { webhooksAllowPrivate: options.webhookAllowPrivate, ...options.runner } });
-  const { supervisor } = execution;
   const remoteClusters = remoteClusterDomain({ store, secretKey: options.secretKey ?? readSetting(env, "SERVICE_SECRET_KEY", mode), configDir });
+  const execution = executionDomain({
+    store,
+    events,
+    dataDir,
+    privacy,
+    userLimits: options.userLimits,
+    log,
+    clusters: remoteClusters.registry,
+    runner: { webhooksAllowPrivate: options.webhookAllowPrivate, ...options.runner, remote: { store, sealer: remoteClusters.sealer, ...options.runner?.remote } },
+  });
+  const { supervisor } = execution;
   const ai = aiDomain({
     store,
     mode,

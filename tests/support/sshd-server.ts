@@ -29,6 +29,8 @@ export interface SshdServer {
   otherHostKeySha256: string;
   /** Restarts the server with the other host key (or back). */
   swapHostKey(): Promise<void>;
+  /** Kills every open connection (sshd's per-connection processes) and keeps listening: a link that died. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,9 @@ export async function startSshd(): Promise<SshdServer> {
     clientKey: readFileSync(join(dir, "client"), "utf8"),
     hostKeySha256: fingerprint(join(dir, "host_a.pub")),
     otherHostKeySha256: fingerprint(join(dir, "host_b.pub")),
+    dropConnections: () => {
+      if (child?.pid !== undefined) spawnSync("pkill", ["-KILL", "-P", String(child.pid)]);
+    },
     swapHostKey: async () => {
       await stop();
       hostKey = hostKey === "host_a" ? "host_b" : "host_a";

@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   "job_completed",
   "job_failed",
   "job_skipped",
+  "run_connection",
   "lagged",
 ] as const;
 
@@ -37,6 +38,8 @@ export const EVENT_TYPE_MEANING: { readonly [T in (typeof EVENT_TYPES)[number]]:
   job_completed: "a job succeeded; `data`: `run_id`, `job`, `rule`, `exit_code`, `duration_ms`",
   job_failed: "a job failed; `data`: `run_id`, `job`, `rule`, `exit_code`, `duration_ms`, `error`",
   job_skipped: "a job did not run, or was stopped by a cancel; `data`: `run_id`, `job`, `rule`, `reason` (text)",
+  run_connection:
+    "a run on a remote cluster lost or regained its connection to the login node (the run goes on: the service reconnects with backoff); `data`: `run_id`, `cluster_id`, `state` (connecting, connected, reconnecting, refused, closed), `attempts`, `error`, `retry_at`",
   lagged: "made by the stream itself, never published: the subscriber fell behind (or reconnected after more than the replay ring holds) and missed `data.missed` events; refetch what you show",
 };
 

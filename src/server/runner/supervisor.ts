@@ -31,6 +31,7 @@ import { engineSandboxCommand, handOverWorkspace, jobSandboxPrefix, type Sandbox
 import { isSchedulerTarget } from "./run-targets.js";
 import { RunProgress } from "./run-progress.js";
 import { readWorkspaceFile, readWorkspaceJson, readWorkspaceTail } from "./workspace-reader.js";
+import { noteInEngineLog, RemoteEngine, RemoteStartError, type RemoteClusters, type RemoteConnection } from "./remote/remote-engine.js";
 import { megabytes, WorkspaceQuota } from "./workspace-quota.js";
 
 const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
@@ -54,6 +55,8 @@ export interface SupervisorOptions {
   cancelGraceMs?: number;
   /** Where supervision problems are reported. */
   log?: (line: string) => void;
+  /** The cluster registry and the key to its credentials, for runs on remote clusters (none: such runs fail with a reason). */
+  remote?: RemoteClusters;
   /** Each user's workspaces against `SERVICE_USER_WORKSPACE_MB` (bytes; 0 or absent: no quota). */
   workspaceQuota?: { bytes: number; dataDir: string; intervalMs?: number };
 }
@@ -83,6 +86,8 @@ interface Supervised {
   started?: () => void;
   /** Its owner's workspaces are measured against the quota while it goes. */
   quotaWatched?: boolean;
+  /** The engine on a remote cluster, for a run there. */
+  remote?: RemoteEngine;
 }
 
 /** Job events that subscribers of GET /api/events see. */
@@ -255,6 +260,7 @@ export class RunSupervisor {
       // workspace is this run's (runs of a saved pipeline share it; a retry may follow a newer run).
       const text = readWorkspaceFile(ws, files.pipeline, PIPELINE_TEXT_MAX_BYTES);
       if (text) writeLinkFree(ws, files.workspacePipeline, text);
+      if (run.remote) return await this.launchRemote(supervised, request);
       const invocation = engineInvocation(run.id, files, request, this.options.webhooksAllowPrivate ? "any" : "public");
       if (invocation.profile) {
         assertLinkFree(ws, invocation.profile.path);
@@ -318,6 +324,74 @@ export class RunSupervisor {
     });
   }
 
+  /**
+   * Starts a run on its remote cluster (remote/remote-engine.ts): staging, the detached engine, then the
+   * mirror of its logs, which the run's own follower reads as for a local run. A run the cluster cannot
+   * start (a refused host key, no engine there) ends failed with the reason.
+   */
+  private async launchRemote(supervised: Supervised, request: RunRequest): Promise<void> {
+    const { run, files } = supervised;
+    // Starting on a cluster costs this machine little: the slot goes to the next run at once.
+    supervised.started?.();
+    if (!run.remote?.workspace || !this.options.remote) {
+      await this.finish(supervised, null, "this service is not set up to run on remote clusters");
+      return;
+    }
+    const engine = this.remoteEngine(supervised, { ...run.remote, workspace: run.remote.workspace });
+    try {
+      const state = await engine.launch(request, (line) => noteInEngineLog(files, line));
+      this.write(supervised, { remote: state });
+    } catch (error) {
+      engine.close();
+      noteInEngineLog(files, `strand service: ${describe(error)}`);
+      await this.finish(supervised, null, error instanceof RemoteStartError ? error.message : `the run could not be started on cluster '${run.remote.cluster_id}': ${describe(error)}`);
+      return;
+    }
+    this.options.events.publish("run_started", { run_id: run.id, workflow_name: run.workflow_name, started_at: run.started_at, retry_of: run.retry_of }, run.owner);
+    this.follow(supervised);
+    this.followRemote(supervised, engine);
+    if (supervised.cancelRequested) this.cancel(run.id);
+  }
+
+  private remoteEngine(supervised: Supervised, state: ConstructorParameters<typeof RemoteEngine>[1]): RemoteEngine {
+    const { run } = supervised;
+    const engine = new RemoteEngine(this.options.remote!, state, run.id, supervised.files, {
+      log: (line) => this.options.log?.(line),
+      onConnection: (connection) => {
+        if (connection.state === "closed") return;
+        const { state: now, attempts, error, retry_at } = connection;
+        this.options.events.publish("run_connection", { run_id: run.id, cluster_id: state.cluster_id, state: now, attempts, error, retry_at }, run.owner);
+      },
+    });
+    supervised.remote = engine;
+    return engine;
+  }
+
+  /** Follows a started remote engine to its end, then brings its results back and finishes the run. */
+  private followRemote(supervised: Supervised, engine: RemoteEngine): void {
+    engine.follow((code) => {
+      void this.endRemote(supervised, engine, code).catch((error: unknown) => this.options.log?.(`run ${supervised.run.id}: finishing failed: ${describe(error)}`));
+    });
+  }
+
+  private async endRemote(supervised: Supervised, engine: RemoteEngine, code: number | null): Promise<void> {
+    engine.state = { ...engine.state, phase: "collecting" };
+    this.write(supervised, { remote: engine.state });
+    const summary = await engine.collect();
+    const where = `${engine.state.cluster_id}:${engine.state.workspace}`;
+    if (!summary) noteInEngineLog(supervised.files, `strand service: the results could not be brought back from ${where}; they are still there`);
+    else if (engine.state.results === "remote") noteInEngineLog(supervised.files, `strand service: the results stay on the cluster, in ${where}`);
+    else noteInEngineLog(supervised.files, `strand service: brought back ${summary.copied} file${summary.copied === 1 ? "" : "s"} from ${where}, ${summary.unchanged} unchanged${summary.skipped.length > 0 ? `, ${summary.skipped.length} not written (${summary.skipped.slice(0, 3).join(", ")})` : ""}`);
+    engine.state = { ...engine.state, phase: "done" };
+    this.write(supervised, { remote: engine.state });
+    await this.finish(supervised, code);
+  }
+
+  /** The connection of a remote run this process follows (undefined for local runs and runs it does not follow). */
+  remoteConnection(runId: string): RemoteConnection | undefined {
+    return this.runs.get(runId)?.remote?.connection;
+  }
+
   private watchQuota(supervised: Supervised): void {
     if (!this.quota || supervised.quotaWatched) return;
     supervised.quotaWatched = true;
@@ -369,8 +443,19 @@ export class RunSupervisor {
     if (!supervised) return;
     // Cancelled while its engine is being started: the signal goes out as soon as there is a process.
     supervised.cancelRequested = true;
-    if (supervised.pid === undefined || supervised.cancelTimers.length > 0) return;
     const grace = this.options.cancelGraceMs ?? 10_000;
+    if (supervised.remote) {
+      // Before the remote engine has a process id, launchRemote cancels it once it has one.
+      if (supervised.remote.state.pid === null || supervised.cancelTimers.length > 0) return;
+      this.signal(runId, "SIGTERM");
+      const again = setTimeout(() => this.signal(runId, "SIGTERM"), grace);
+      const kill = setTimeout(() => this.signal(runId, "SIGKILL"), grace * 2);
+      again.unref();
+      kill.unref();
+      supervised.cancelTimers.push(again, kill);
+      return;
+    }
+    if (supervised.pid === undefined || supervised.cancelTimers.length > 0) return;
     this.signal(runId, "SIGTERM");
     const again = setTimeout(() => this.signal(runId, "SIGTERM"), grace);
     const kill = setTimeout(() => {
@@ -386,6 +471,12 @@ export class RunSupervisor {
   }
 
   private signal(runId: string, signal: NodeJS.Signals): boolean {
+    const remote = this.runs.get(runId)?.remote;
+    if (remote) {
+      // Sent over SSH now, or once the connection is back.
+      remote.signal(signal === "SIGUSR1" ? "USR1" : signal === "SIGUSR2" ? "USR2" : signal === "SIGKILL" ? "KILL" : "TERM");
+      return true;
+    }
     const pid = this.runs.get(runId)?.pid;
     if (pid === undefined) return false;
     try {
@@ -418,6 +509,11 @@ export class RunSupervisor {
           continue;
         }
         const supervised = this.track(run, files, request ?? { target: run.target }, false);
+        if (run.remote) {
+          await this.recoverRemote(supervised, run.remote);
+          summary.attached++;
+          continue;
+        }
         if (run.pid !== null && engineAlive(run.pid, run.id)) {
           supervised.pid = run.pid;
           // Fold what was written while the service was away without re-announcing it, then go live.
@@ -437,6 +533,23 @@ export class RunSupervisor {
       }
     }
     return summary;
+  }
+
+  /** Follows a remote run again after a restart: its engine on the cluster did not stop with the service. */
+  private async recoverRemote(supervised: Supervised, remote: NonNullable<Run["remote"]>): Promise<void> {
+    if (!this.options.remote || remote.workspace === null || remote.pid === null || remote.phase === "staging") {
+      const reason = this.options.remote ? `the service stopped while the run was being started on cluster '${remote.cluster_id}'; retry it` : "this service is not set up to run on remote clusters";
+      await this.finish(supervised, null, reason);
+      return;
+    }
+    const engine = this.remoteEngine(supervised, { ...remote, workspace: remote.workspace });
+    if (remote.phase === "collecting" || remote.phase === "done") {
+      supervised.follower = undefined;
+      void this.endRemote(supervised, engine, null).catch((error: unknown) => this.options.log?.(`run ${supervised.run.id}: finishing failed: ${describe(error)}`));
+      return;
+    }
+    this.follow(supervised, { replay: true });
+    this.followRemote(supervised, engine);
   }
 
   /** Stops following (engines keep running; a later `recover()` picks them up). */
@@ -524,6 +637,7 @@ export class RunSupervisor {
 
   private stopWatching(supervised: Supervised): void {
     supervised.follower?.stop();
+    supervised.remote?.close();
     if (supervised.sampler) clearInterval(supervised.sampler);
     if (supervised.liveness) clearInterval(supervised.liveness);
     if (supervised.countsTimer) clearTimeout(supervised.countsTimer);

@@ -19,6 +19,8 @@ export interface ExecutionDependencies {
   /** How runs are supervised (the sandbox, quotas, webhooks; tests shorten intervals). */
   runner?: Partial<Omit<SupervisorOptions, "store" | "events" | "log">>;
   userLimits?: UserLimits;
+  /** The remote clusters runs may go to (the registry's checks; the runner's access to them is in `runner.remote`). */
+  clusters?: ExecutionContext["clusters"];
   log(line: string): void;
 }
 
@@ -26,7 +28,7 @@ export interface ExecutionDependencies {
 export function executionDomain(deps: ExecutionDependencies): DomainMount & { supervisor: RunSupervisor; context: ExecutionContext; recovered: Promise<void> } {
   const supervisor = new RunSupervisor({ ...deps.runner, store: deps.store, events: deps.events, log: deps.log });
   const limits = new UserRunLimits(deps.store, deps.userLimits ?? NO_USER_LIMITS, supervisor.quota);
-  const context: ExecutionContext = { store: deps.store, events: deps.events, supervisor, dataDir: deps.dataDir, limits, privacy: deps.privacy };
+  const context: ExecutionContext = { store: deps.store, events: deps.events, supervisor, dataDir: deps.dataDir, limits, privacy: deps.privacy, clusters: deps.clusters };
   const recovered = supervisor.recover().then(
     (summary) => {
       if (summary.started + summary.attached + summary.finished > 0) deps.log(`runs after restart: ${summary.attached} re-attached, ${summary.finished} finished from their event logs, ${summary.started} started`);

@@ -10,7 +10,7 @@
  * another after case folding of a file system, or hide in a dot folder.
  */
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 
 /** Ids used as they are: a letter or digit first, then letters, digits, `_` and `-`, at most 64 (lower case, so case-insensitive file systems cannot merge two). */
 const PLAIN_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -37,4 +37,15 @@ export function pipelineWorkspace(dataDir: string, owner: string, pipelineId: st
 /** The workspace of a run that has its own: pipeline text, or a run asked to start fresh. */
 export function ownWorkspace(dataDir: string, owner: string, runId: string): string {
   return join(userFolder(dataDir, owner), "runs", idFolderName(runId));
+}
+
+/**
+ * A run's workspace on a remote cluster: the local workspace's place under `<dataDir>/users/`, under the
+ * cluster's remote folder (`<remote_dir>/users/<owner>/pipelines/<pipeline>` or `…/runs/<run id>`), so
+ * runs there are per user and per run as they are here, and a saved pipeline's runs share theirs.
+ */
+export function remoteWorkspace(remoteDir: string, dataDir: string, workspace: string): string {
+  const below = relative(join(dataDir, "users"), workspace);
+  if (below === "" || below.startsWith("..")) throw new Error(`the workspace ${workspace} is not under ${join(dataDir, "users")}`);
+  return posix.join(remoteDir, "users", ...below.split(sep));
 }

@@ -38,6 +38,12 @@ export const CreateRunBody = z
       description: "a saved pipeline's run in an empty workspace of its own; without it, runs of one saved pipeline by one owner share a workspace and skip what is up to date",
     }),
     samples: SamplesSchema.optional(),
+    cluster_id: z
+      .string()
+      .max(64)
+      .nullable()
+      .optional()
+      .openapi({ description: "run on this registered remote cluster (GET /api/clusters lists the ones you may use); null or empty: on this service's machine. target may then carry the cluster scheduler's options" }),
     targets: z.array(argumentText(200)).max(1000).optional().openapi({ description: "run only these rules (prefix match) and what they need" }),
     config: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/, "a config key: letters, digits, _ . -"), z.union([z.string().max(10_000).regex(/^[^\0]*$/, "no NUL bytes"), z.number(), z.boolean()]))
@@ -48,6 +54,26 @@ export const CreateRunBody = z
   .openapi("CreateRun");
 
 export const RunCountsSchema = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), running: z.number().int(), skipped: z.number().int(), pending: z.number().int() }).openapi("RunCounts");
+
+export const RunRemoteSchema = z
+  .object({
+    cluster_id: z.string(),
+    workspace: z.string().nullable().openapi({ description: "the run's workspace on the cluster (under its remote folder, per user and per run or pipeline)" }),
+    scheduler: z.string().nullable().openapi({ description: "the scheduler the remote engine submits jobs to (none: the login node runs them); null until the run started" }),
+    results: z.enum(["pull", "remote"]).openapi({ description: "pull: results are brought back when the run ends; remote: they stay in the remote workspace" }),
+    phase: z.enum(["staging", "running", "collecting", "done"]),
+    connection: z
+      .object({
+        state: z.enum(["connecting", "connected", "reconnecting", "refused", "closed"]),
+        since: z.string(),
+        attempts: z.number().int(),
+        error: z.string().nullable(),
+        retry_at: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({ description: "the link to the login node while the service follows the run (null once it ended)" }),
+  })
+  .openapi("RunRemote");
 
 export const RunSchema = z
   .object({
@@ -68,6 +94,7 @@ export const RunSchema = z
     actions: z.array(z.enum(RUN_ACTIONS)).openapi({ description: "what the run's state allows now (POST /api/runs/{id}/<action>): pause a running run, resume a paused one, cancel one that has not ended, retry a failed or cancelled one that was not a dry run" }),
     workspace: z.string().nullable().openapi({ description: "the run's working folder on the server; shown to administrators only (null for other callers, whose views say <workspace> for it)" }),
     error: z.string().nullable().openapi({ description: "why the run failed or was cancelled" }),
+    remote: RunRemoteSchema.nullable().openapi({ description: "where a run on a remote cluster is (null for runs on this service's machine)" }),
   })
   .openapi("Run");
 

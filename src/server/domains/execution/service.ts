@@ -20,15 +20,18 @@ import { dockerImageProblem, singularityImageProblem } from "../../../engine/for
 import { CONTAINER_RUNTIMES, containerEnvironmentKind, isContainerRuntime, submitProgramOf } from "../../runner/run-targets.js";
 import { assertLinkFree, LinkInWorkspaceError, writeLinkFree } from "../../runner/link-guard.js";
 import type { RunSupervisor } from "../../runner/supervisor.js";
+import type { RemoteConnection } from "../../runner/remote/remote-engine.js";
 import { readWorkspaceFile, readWorkspaceJson } from "../../runner/workspace-reader.js";
 import { isStoreError } from "../../store/store-error.js";
-import type { Run, RunReads, RunStatus, RunStore, RunTarget } from "../../store/runs/contract.js";
+import type { Run, RunReads, RunRemote, RunStatus, RunStore, RunTarget } from "../../store/runs/contract.js";
+import type { ClusterRecord } from "../../store/clusters/contract.js";
 import { allowedRunActions, isTerminalRunStatus, RUN_ACTION_FROM, runActionAllowed, type RunAction } from "../../store/runs/run-states.js";
 import type { PipelineReads, PipelineStore } from "../../store/pipelines/contract.js";
 import { readable } from "../pipelines/service.js";
 import { validateForRun, type ApiFinding } from "../workflow/service.js";
 import { tailLines } from "./log-pages.js";
-import { ownWorkspace, pipelineWorkspace } from "./run-workspaces.js";
+import { ownWorkspace, pipelineWorkspace, remoteWorkspace } from "./run-workspaces.js";
+import type { ClusterRegistry } from "../remote-clusters/service.js";
 
 /** A user's folder under the data directory (their run workspaces; the data domain keeps uploads in it too). */
 export { userFolder } from "./run-workspaces.js";
@@ -45,6 +48,8 @@ export interface ExecutionContext {
   limits?: UserRunLimits;
   /** How server paths are hidden from callers who are not administrators (default: the data folder's rule). */
   privacy?: PathPrivacy;
+  /** The remote clusters runs may go to (`cluster_id`); none: such runs are refused. */
+  clusters?: Pick<ClusterRegistry, "forRun">;
 }
 
 /** The body of POST /api/runs (after schema validation): the pipeline, and how to run it. */
@@ -54,6 +59,8 @@ export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & {
   target?: RunTarget;
   /** A saved pipeline's run in an empty workspace of its own instead of the pipeline's shared one. */
   fresh?: boolean;
+  /** Run on this registered remote cluster (the predecessor's field; null or "" means here). */
+  cluster_id?: string | null;
 };
 
 /**
@@ -62,18 +69,26 @@ export type CreateRunInput = Omit<RunRequest, "target" | "retry_failed"> & {
  */
 export type ExecutionReadContext = Omit<ExecutionContext, "store" | "supervisor" | "events" | "limits"> & {
   store: RunReads & PipelineReads;
-  supervisor: Pick<RunSupervisor, "progress">;
+  supervisor: Pick<RunSupervisor, "progress" | "remoteConnection">;
 };
 
+/** A remote run's place as the API shows it: the remote process id stays inside; the connection is live. */
+export type RunRemoteView = Omit<RunRemote, "pid"> & { connection: RemoteConnection | null };
+
 /** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
-export type RunView = Omit<Run, "pid" | "events_path" | "request"> & { dry_run: boolean; actions: RunAction[] };
+export type RunView = Omit<Run, "pid" | "events_path" | "request" | "remote"> & { dry_run: boolean; actions: RunAction[]; remote: RunRemoteView | null };
 
 /** The API view of a run; a run this process supervises shows its live counts. */
 export function runView(context: Pick<ExecutionReadContext, "supervisor">, run: Run): RunView {
   const live = context.supervisor.progress(run.id);
-  const { pid: _pid, events_path: _events, request: _request, ...shown } = run;
+  const { pid: _pid, events_path: _events, request: _request, remote, ...shown } = run;
   const dryRun = isDryRun(run);
-  return { ...shown, counts: live && !isTerminalRunStatus(run.status) ? live.counts() : run.counts, dry_run: dryRun, actions: allowedRunActions({ status: run.status, dry_run: dryRun }) };
+  let remoteView: RunRemoteView | null = null;
+  if (remote) {
+    const { pid: _remotePid, ...place } = remote;
+    remoteView = { ...place, connection: context.supervisor.remoteConnection(run.id) ?? null };
+  }
+  return { ...shown, counts: live && !isTerminalRunStatus(run.status) ? live.counts() : run.counts, dry_run: dryRun, actions: allowedRunActions({ status: run.status, dry_run: dryRun }), remote: remoteView };
 }
 
 const dryRuns = new Map<string, boolean>();
@@ -115,11 +130,14 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
   } else {
     text = input.toml_content!;
   }
-  const target = checkTarget(input.target ?? { type: "local" }, context.supervisor.engineEnvironment());
+  // A cluster is checked before anything is written: an unknown, disabled or unpinned one leaves no run behind.
+  const cluster = input.cluster_id ? await usableCluster(context, caller, input.cluster_id) : undefined;
+  const target = cluster ? clusterTarget(cluster, input.target) : checkTarget(input.target ?? { type: "local" }, context.supervisor.engineEnvironment());
   const workflowName = await checkPipeline(text, input);
   const id = randomUUID();
   const shared = pipelineId !== null && input.fresh !== true;
   const workspace = shared ? pipelineWorkspace(context.dataDir, caller.id, pipelineId!) : ownWorkspace(context.dataDir, caller.id, id);
+  const remote: RunRemote | null = cluster ? { cluster_id: cluster.id, workspace: remoteWorkspace(cluster.remote_dir, context.dataDir, workspace), pid: null, scheduler: null, results: cluster.results, phase: "staging" } : null;
   const request: RunRequest = {
     target,
     jobs: input.jobs,
@@ -135,7 +153,7 @@ export async function createRun(context: ExecutionContext, caller: Caller, input
     refuseLinks(workspace, [files.dir]);
     mkdirSync(files.dir, { recursive: true });
     writeLinkFree(workspace, files.pipeline, text);
-    return await queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null });
+    return await queueRun(context, request, { id, pipeline_id: pipelineId, pipeline_revision: revision, workflow_name: workflowName, owner: caller.id, target, workspace, retry_of: null, remote });
   } finally {
     // Once queued the run holds the workspace itself; if it was not created, the claim must not outlive it.
     context.supervisor.releaseWorkspace(workspace, id);
@@ -175,13 +193,13 @@ function lockOwnerOf(read: unknown): LockOwner | undefined {
 }
 
 /** Queues a run within its owner's limits on runs and threads (429 USER_LIMIT beyond them). */
-async function queueRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of"> & { workspace: string }): Promise<RunView> {
+async function queueRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of" | "remote"> & { workspace: string }): Promise<RunView> {
   if (!context.limits) return recordRun(context, request, fields);
   return context.limits.admit(fields.owner, fields.id, request, () => recordRun(context, request, fields));
 }
 
 /** Records the run (queued) with its options, announces it and hands it to the supervisor. */
-async function recordRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of"> & { workspace: string }): Promise<RunView> {
+async function recordRun(context: ExecutionContext, request: RunRequest, fields: Pick<Run, "id" | "pipeline_id" | "pipeline_revision" | "workflow_name" | "owner" | "target" | "retry_of" | "remote"> & { workspace: string }): Promise<RunView> {
   const files = runFiles(fields.workspace, fields.id);
   mkdirSync(files.dir, { recursive: true });
   // The options live with the run, not in a file of the workspace its jobs could rewrite; the target is the run's own.
@@ -221,6 +239,15 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
   // would find nothing to do.
   const request: RunRequest = { ...parentRequest, retry_failed: parent.status === "failed", dry_run: false };
   const { pipeline_id, pipeline_revision, workflow_name, target } = parent;
+  // A retry goes where its parent ran: the same cluster (checked again now) and the same remote workspace, whose checkpoint it needs.
+  let remote: RunRemote | null = null;
+  if (parent.remote) {
+    const cluster = await usableCluster(context, { ...caller, id: parent.owner }, parent.remote.cluster_id).catch((error: unknown) => {
+      context.supervisor.releaseWorkspace(workspace, retryId);
+      throw error;
+    });
+    remote = { cluster_id: cluster.id, workspace: parent.remote.workspace, pid: null, scheduler: null, results: cluster.results, phase: "staging" };
+  }
   try {
     // The retry runs its parent's text, even when a later run of the pipeline has run another in the workspace.
     const files = runFiles(workspace, retryId);
@@ -228,7 +255,7 @@ export async function retryRun(context: ExecutionContext, caller: Caller, id: st
     mkdirSync(files.dir, { recursive: true });
     writeLinkFree(workspace, files.pipeline, parentText);
     // The retry is its parent owner's run (it works in their workspace), also when an administrator asks for it.
-    return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: parent.owner, target, workspace, retry_of: parent.id });
+    return await queueRun(context, request, { id: retryId, pipeline_id, pipeline_revision, workflow_name, owner: parent.owner, target, workspace, retry_of: parent.id, remote });
   } finally {
     context.supervisor.releaseWorkspace(workspace, retryId);
   }
@@ -322,6 +349,39 @@ async function checkPipeline(text: string, input: CreateRunInput): Promise<strin
   const { workflow_name, errors } = await validateForRun(text, { config, samples: input.samples });
   if (errors.length > 0 || workflow_name === null) throw refuse(errors);
   return workflow_name;
+}
+
+/** The cluster a run asks for, when the caller may start runs there (see ClusterRegistry.forRun). */
+async function usableCluster(context: ExecutionContext, caller: Caller, clusterId: string): Promise<ClusterRecord> {
+  if (!context.clusters) throw new ServiceError("NOT_FOUND", `no cluster '${clusterId}' you may use`, { suggestion: "GET /api/clusters lists the clusters you may use" });
+  return context.clusters.forRun(caller, clusterId, async () => {
+    let active = 0;
+    for (const status of ["queued", "running", "paused"] as const) {
+      let cursor: string | null = null;
+      do {
+        const page = await context.store.listRuns({ owner: caller.id, status, limit: 500, cursor });
+        active += page.items.filter((run) => run.remote?.cluster_id === clusterId).length;
+        cursor = page.next_cursor;
+      } while (cursor);
+    }
+    return active;
+  });
+}
+
+/**
+ * The target of a run on a cluster: `{type: "cluster", cluster_id}` with the scheduler options it was given
+ * (partition, account, walltime…); the remote engine submits to the cluster's scheduler (or runs jobs on
+ * the login node when it has none), so a target naming another scheduler, or a container, is refused.
+ */
+function clusterTarget(cluster: ClusterRecord, target: RunTarget | undefined): RunTarget {
+  const { type, ...options } = target ?? { type: "local" };
+  if (type === "container" || type === "cloud_batch") {
+    throw new ServiceError("RUN_ERROR", `a ${type} target cannot be combined with cluster_id`, { suggestion: "leave out target (the cluster's scheduler runs the jobs), or give its scheduler's options: {\"type\": \"slurm\", \"partition\": \"short\"}" });
+  }
+  if (type !== "local" && cluster.scheduler !== "auto" && type !== cluster.scheduler) {
+    throw new ServiceError("RUN_ERROR", `cluster '${cluster.id}' schedules with ${cluster.scheduler}, not ${type}`, { suggestion: `send target.type ${cluster.scheduler} (or leave target out)` });
+  }
+  return { ...options, type: "cluster", cluster_id: cluster.id };
 }
 
 /** Normalises a target and refuses ones this server cannot run. */

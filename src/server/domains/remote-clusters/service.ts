@@ -4,15 +4,15 @@
  * box, or as a path on the service's host — and never comes out: views say only which kind is stored, and
  * only to administrators, who also alone see the login account, the remote folder and the access lists.
  */
-import { readFile } from "node:fs/promises";
 import type { z } from "@hono/zod-openapi";
 import type { Caller } from "../../caller.js";
 import { ServiceError } from "../../errors.js";
 import type { KeySealer } from "../../secret-box.js";
 import type { ClusterInput, ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
-import { probeFacts, probeScript } from "./probe.js";
+import { probeFacts, probeScript } from "../../runner/remote/login-node.js";
 import { SaveClusterBody, type ClusterProbeSchema, type ClusterSchema } from "./schemas.js";
-import { connectSsh, runRemote, SshRefusal } from "./ssh.js";
+import { clusterLogin } from "../../outbound/cluster-login.js";
+import { connectSsh, runRemote, SshRefusal } from "../../outbound/ssh.js";
 
 /** A cluster as the API shows it to one caller. */
 export type ClusterView = z.infer<typeof ClusterSchema>;
@@ -69,6 +69,30 @@ export class ClusterRegistry {
     return record;
   }
 
+  /**
+   * The cluster a new run of `caller` goes to, checked before anything of the run is written: one the
+   * caller may use (others are 404 alike), enabled, with a pinned host key, and within its per-user limit
+   * (`activeRuns`: the caller's queued, running and paused runs there now).
+   */
+  async forRun(caller: Caller, id: string, activeRuns: () => Promise<number>): Promise<ClusterRecord> {
+    const record = await this.get(caller, id);
+    if (!record.enabled) throw new ServiceError("CONFLICT", `cluster '${id}' is disabled`, { suggestion: "ask an administrator to enable it, or run on another target" });
+    if (!record.host_key_sha256) {
+      throw new ServiceError("CONFLICT", `cluster '${id}' has no pinned host key yet, so nothing runs there`, {
+        suggestion: caller.admin ? `probe it (POST /api/clusters/${id}/probe) and confirm the key it shows: POST /api/clusters {"id": "${id}", "confirm_host_key": true}` : "ask an administrator to probe the cluster and confirm its host key",
+      });
+    }
+    if (record.seen_host_key_sha256 && record.seen_host_key_sha256 !== record.host_key_sha256) {
+      throw new ServiceError("CONFLICT", `cluster '${id}' showed a different host key (${record.seen_host_key_sha256}) from the pinned one (${record.host_key_sha256}); nothing runs there until an administrator re-pins it`, {
+        suggestion: "an administrator checks the login node's key (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and re-pins it if the host was really re-installed",
+      });
+    }
+    if (record.max_runs_per_user !== null && (await activeRuns()) >= record.max_runs_per_user) {
+      throw new ServiceError("USER_LIMIT", `you have ${record.max_runs_per_user} run${record.max_runs_per_user === 1 ? "" : "s"} on cluster '${id}' already, its limit per user`, { suggestion: "wait for one to end, or cancel one" });
+    }
+    return record;
+  }
+
   /** Creates or changes a cluster (administrators; the access table checks the role). */
   async save(caller: Caller, change: ClusterChange): Promise<ClusterView> {
     const existing = await this.store.getCluster(change.id);
@@ -101,15 +125,15 @@ export class ClusterRegistry {
       error: null,
       ...fields,
     });
-    let privateKey: string;
+    let login;
     try {
-      privateKey = await this.privateKeyOf(record);
+      login = await clusterLogin(record, this.sealer);
     } catch (error) {
       return answer({ error: caller.admin ? (error as Error).message : "the cluster's credential cannot be used; ask an administrator" });
     }
     let client;
     try {
-      client = await connectSsh({ host: record.ssh_host, port: record.ssh_port, username: record.ssh_user, privateKey, pinned: record.host_key_sha256 });
+      client = await connectSsh(login);
     } catch (error) {
       if (!(error instanceof SshRefusal)) throw error;
       if (error.seen && error.seen !== record.seen_host_key_sha256) record = (await this.store.recordSeenHostKey(record.id, error.seen)) ?? record;
@@ -138,18 +162,6 @@ export class ClusterRegistry {
     } finally {
       client.end();
     }
-  }
-
-  /** The private key text of a cluster: opened from the store, or read from its file on the service's host. */
-  private async privateKeyOf(record: ClusterRecord): Promise<string> {
-    if (record.sealed_private_key) return this.sealer.open(record.sealed_private_key);
-    if (record.key_path) {
-      const text = await readFile(record.key_path, "utf8").catch((error: NodeJS.ErrnoException) => {
-        throw new Error(`cannot read the cluster's key file (${error.code ?? error.message})`);
-      });
-      return text.slice(0, 64 * 1024);
-    }
-    throw new Error(`cluster '${record.id}' has no credential: give it a private_key or a key_path`);
   }
 
   /** Adds a cluster declared in the configuration file unless its id is taken (the registry wins); true when added. */

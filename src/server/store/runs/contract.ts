@@ -19,6 +19,27 @@ export interface RunTarget {
  */
 export type RunRequestRecord = Record<string, unknown>;
 
+/** Where a run on a remote cluster is in its life: its files going up, its engine running, its results coming back. */
+export const REMOTE_RUN_PHASES = ["staging", "running", "collecting", "done"] as const;
+export type RemoteRunPhase = (typeof REMOTE_RUN_PHASES)[number];
+
+/**
+ * The persisted state of a run on a remote cluster (docs/guide/hpc.md, "Remote clusters"): enough for a
+ * restarted service to find its engine on the login node again and go on following it.
+ */
+export interface RunRemote {
+  cluster_id: string;
+  /** The run's workspace on the cluster (under the cluster's remote folder, per user); null until made. */
+  workspace: string | null;
+  /** The process id of the remote engine's wrapper, which leads the engine's process group; null until started. */
+  pid: number | null;
+  /** The scheduler the remote engine submits jobs to (`none`: they run on the login node); null until known. */
+  scheduler: string | null;
+  /** Whether results come back to the service (`pull`) or stay on the cluster with their paths listed (`remote`). */
+  results: "pull" | "remote";
+  phase: RemoteRunPhase;
+}
+
 /** Job counts of a run, as the API shows them. */
 export interface RunCounts {
   total: number;
@@ -50,6 +71,8 @@ export interface Run {
   error: string | null;
   /** The options the run was started with; null for runs recorded before runs kept them (their request.json). */
   request: RunRequestRecord | null;
+  /** Where the run executes when that is a remote cluster; null for runs on the service's own machine. */
+  remote: RunRemote | null;
 }
 
 /** What a caller supplies to record a new run; status defaults to queued, counts to zeros. */

@@ -26,5 +26,6 @@ export function newRunRow(input: NewRun, now: string): Run {
     events_path: input.events_path ?? null,
     error: input.error ?? null,
     request: input.request ?? null,
+    remote: input.remote ?? null,
   };
 }

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, json, pgTable, text } from "drizzle-orm/pg-core";
 import { RUN_STATUSES } from "./run-states.js";
-import type { RunCounts, RunRequestRecord, RunTarget } from "./contract.js";
+import type { RunCounts, RunRemote, RunRequestRecord, RunTarget } from "./contract.js";
 
 /** Runs; pipeline_id is deliberately not a foreign key, so a run's history outlives its pipeline. */
 export const runs = pgTable(
@@ -27,6 +27,8 @@ export const runs = pgTable(
     error: text(),
     /** The run's options as the service accepted them (jobs, keep_going, dry_run, samples, targets, config, retry_failed). */
     request: json().$type<RunRequestRecord>(),
+    /** A remote cluster run's persisted state (cluster, remote workspace, engine pid, phase); null for local runs. */
+    remote: json().$type<RunRemote>(),
   },
   (t) => [
     index("runs_created_idx").on(t.created_at, t.id),

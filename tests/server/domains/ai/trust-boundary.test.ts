@@ -25,7 +25,7 @@ describe("the AI's capabilities", () => {
     expectTypeOf<WriteLike>().toEqualTypeOf<never>();
     // What the capabilities are built from offers no store write and no run control, by type.
     expectTypeOf<StoreWriteLike<AiReadContext["store"]>>().toEqualTypeOf<never>();
-    expectTypeOf<keyof AiReadContext["supervisor"]>().toEqualTypeOf<"progress">();
+    expectTypeOf<keyof AiReadContext["supervisor"]>().toEqualTypeOf<"progress" | "remoteConnection">();
     const reader = aiReaderFor({ store: undefined as never, supervisor: undefined as never, dataDir: "/nonexistent" }, LOCAL_USER);
     expect(Object.keys(reader).sort()).toEqual([...READER_METHODS].sort());
     for (const name of Object.keys(reader)) expect(name, name).not.toMatch(WRITE_VERBS);

@@ -28,8 +28,16 @@ export function runContract(fresh: FreshStore): void {
         events_path: null,
         error: null,
         request: null,
+        remote: null,
       });
       expect(await store.getRun(run.id)).toEqual(run);
+      // A run on a remote cluster keeps where it is there, and that changes as it goes.
+      const remote = { cluster_id: "hpc", workspace: "/scratch/strand/users/alice/runs/r1", pid: null, scheduler: null, results: "pull" as const, phase: "staging" as const };
+      const onCluster = await store.createRun({ workflow_name: "rnaseq", owner: "alice", remote });
+      expect((await store.getRun(onCluster.id)).remote).toEqual(remote);
+      const started = { ...remote, pid: 31337, scheduler: "slurm", phase: "running" as const };
+      expect((await store.updateRun(onCluster.id, { remote: started })).remote).toEqual(started);
+      expect((await store.getRun(onCluster.id)).remote).toEqual(started);
       // The options a run was started with are kept with it, as given.
       const options = { jobs: 4, keep_going: true, samples: ["a", "b"], config: { depth: 30, strict: false, label: "x" } };
       const withOptions = await store.createRun({ workflow_name: "rnaseq", owner: "alice", request: options });

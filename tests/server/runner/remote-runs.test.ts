@@ -1,0 +1,240 @@
+/**
+ * Runs on a remote cluster against a real sshd on loopback (the cluster has no scheduler here: jobs run on
+ * its "login node"). The service stages the run over SFTP, starts its own bundled engine there detached,
+ * follows it live, brings the results back; a dropped connection is retried, a restarted service goes on
+ * following, a cancel leaves nothing running, a changed host key is refused, another user sees nothing,
+ * and hostile names and values reach the engine as text, never as shell.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppOptions } from "../../../src/server/app.js";
+import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../../support/sshd-server.js";
+import { startTeamService, type TeamService } from "../../support/team-service.js";
+import { openTempStore, type TempStore } from "../../support/temp-store.js";
+
+const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/** Remote runs poll fast and reconnect soon in tests. */
+const FAST: Partial<AppOptions> = { runner: { cancelGraceMs: 2000, remote: { pollMs: 150, backoffMs: 200, maxBackoffMs: 1000 } } };
+
+const PIPELINE = `[workflow]
+name = "remote-hello"
+
+[config]
+greeting = "hello"
+
+[[rules]]
+name = "greet"
+output = ["out/greeting.txt"]
+shell = "printf '%s from %s' {config.greeting} \\"$(hostname)\\" > {output}"
+
+[[rules]]
+name = "shout"
+input = ["out/greeting.txt"]
+output = ["out/shout.txt"]
+shell = "tr a-z A-Z < {input} > {output}"
+`;
+
+const SLOW = `[workflow]
+name = "remote-slow"
+
+[[rules]]
+name = "wait"
+output = ["waited.txt"]
+shell = "sleep 6 && echo done > {output}"
+`;
+
+const LONG = `[workflow]
+name = "remote-long"
+
+[[rules]]
+name = "forever"
+output = ["never.txt"]
+shell = "sleep 300 && touch {output}"
+`;
+
+requireSshdUnderStrict();
+
+describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
+  let sshd: SshdServer;
+  let temp: TempStore;
+  let team: TeamService;
+  let remoteDir: string;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    temp = await openTempStore();
+    remoteDir = mkdtempSync(join(tmpdir(), "strand-remote-"));
+    team = await startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, store: temp.store, dataDir: temp.dataDir, ...FAST });
+    const saved = await team.call("admin", "POST", "/api/clusters", {
+      body: { id: "loopback", name: "Loopback", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "none" },
+    });
+    expect(saved.status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await team?.close();
+    await temp?.dispose();
+    await sshd?.close();
+    if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
+  });
+
+  const start = (body: Record<string, unknown>, who: "user" | "other" = "user") => team.call(who, "POST", "/api/runs", { body: { cluster_id: "loopback", ...body } });
+
+  const settle = async (id: string, service: TeamService = team, timeoutMs = 60_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const run = await service.call("user", "GET", `/api/runs/${id}`);
+      if (["completed", "failed", "cancelled"].includes(String(run.body.status))) return run.body;
+      if (Date.now() > deadline) throw new Error(`run ${id} did not end: ${run.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  };
+
+  const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  /** Whether the run's engine has started on the cluster (the service recorded its process). */
+  const remoteRunning = async (id: string) => {
+    const run = (await team.call("user", "GET", `/api/runs/${id}`)).body;
+    return run.status === "running" && (run.remote as { phase: string }).phase === "running";
+  };
+
+  /** Processes on this machine (the "login node") whose command line names the run. */
+  const remoteProcesses = async (runId: string) => (await execa("pgrep", ["-f", runId], { reject: false })).stdout.split("\n").filter(Boolean);
+
+  it("stages the pipeline, runs it on the login node, follows it live and brings the results back", async () => {
+    const created = await start({ toml_content: PIPELINE, config: { greeting: "hi" } });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    expect(created.body.remote).toMatchObject({ cluster_id: "loopback", phase: "staging", results: "pull" });
+    expect(created.body.remote).not.toHaveProperty("pid");
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, exit_code: 0, counts: { total: 2, completed: 2, failed: 0 } });
+    expect(run.remote).toMatchObject({ cluster_id: "loopback", scheduler: "none", phase: "done" });
+    // Administrators see server paths (users see `<path>/…`, as for every path of a server).
+    const remoteWorkspace = String(((await team.call("admin", "GET", `/api/runs/${id}`)).body.remote as { workspace: string }).workspace);
+    expect(remoteWorkspace.startsWith(`${remoteDir}/users/`)).toBe(true);
+    // The job ran in the remote workspace, and its outputs came back to the local one.
+    expect(readFileSync(join(remoteWorkspace, "out", "shout.txt"), "utf8")).toMatch(/^HI FROM /);
+    const results = await team.call("user", "GET", `/api/runs/${id}/results`);
+    expect((results.body.files as { path: string }[]).map((file) => file.path).sort()).toEqual(["out/greeting.txt", "out/shout.txt"]);
+    // Status, DAG status and job logs read the mirror as for a local run.
+    const status = await team.call("user", "GET", `/api/runs/${id}/status`);
+    expect(status.status).toBe(200);
+    const dag = await team.call("user", "GET", `/api/runs/${id}/dag-status`);
+    expect(dag.body).toMatchObject({ completed: 2, failed: 0 });
+    const engineLog = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
+    expect(engineLog.text).toContain("staged");
+    expect(engineLog.text).toContain("brought back");
+    // Nothing is left running on the login node.
+    expect(await remoteProcesses(id)).toEqual([]);
+  }, 90_000);
+
+  it("goes on through a dropped connection: retried with backoff, shown on the run, and the run completes", async () => {
+    const created = await start({ toml_content: SLOW });
+    const id = String(created.body.id);
+    await waitFor(() => remoteRunning(id), "the remote engine");
+    sshd.dropConnections();
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, counts: { completed: 1 } });
+    expect(team.service.lines.some((line) => line.includes(`run ${id}: the connection to cluster 'loopback' dropped`))).toBe(true);
+    expect(team.service.lines.some((line) => line.includes(`run ${id}: reconnected to cluster 'loopback'`))).toBe(true);
+  }, 90_000);
+
+  it("goes on following a run after the service restarts mid-run", async () => {
+    const created = await start({ toml_content: SLOW.replace("remote-slow", "remote-restart") });
+    const id = String(created.body.id);
+    await waitFor(() => remoteRunning(id), "the remote engine");
+    // The service goes away (its engines do not); a new one on the same store and data folder takes over.
+    const { supervisor } = team.service;
+    supervisor.close();
+    team = await startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, store: temp.store, dataDir: temp.dataDir, ...FAST });
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, counts: { completed: 1 } });
+    expect(run.remote).toMatchObject({ phase: "done" });
+    const results = await team.call("user", "GET", `/api/runs/${id}/results`);
+    expect((results.body.files as { path: string }[]).map((file) => file.path)).toEqual(["waited.txt"]);
+  }, 90_000);
+
+  it("cancels the remote engine and its jobs: nothing is left running on the login node", async () => {
+    const created = await start({ toml_content: LONG });
+    const id = String(created.body.id);
+    await waitFor(async () => (await remoteRunning(id)) && (await execa("pgrep", ["-f", "sleep 300"], { reject: false })).stdout !== "", "the remote job");
+    const cancelled = await team.call("user", "POST", `/api/runs/${id}/cancel`);
+    expect(cancelled.body.status).toBe("cancelled");
+    await settle(id);
+    await waitFor(async () => (await remoteProcesses(id)).length === 0, "the remote engine to stop", 20_000);
+    // No `sleep 300` survives the cancel either (the job's own process group went with it).
+    const sleeps = (await execa("pgrep", ["-f", "sleep 300"], { reject: false })).stdout.split("\n").filter(Boolean);
+    expect(sleeps).toEqual([]);
+  }, 90_000);
+
+  it("hands hostile names and values to the engine as text, never to the shell", async () => {
+    const marker = join(tmpdir(), `strand-pwned-${process.pid}`);
+    const hostile = `it's $(touch ${marker}) \`touch ${marker}\`; "quoted"\nnext line`;
+    // The engine refuses shell syntax in a config value from the command line: it names the value it got, whole.
+    const created = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-hostile"), config: { greeting: hostile }, targets: ["greet"] });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const run = await settle(id);
+    expect(run.status).toBe("failed");
+    expect(existsSync(marker)).toBe(false);
+    const log = await team.call("admin", "GET", `/api/runs/${id}/logs?stream=engine`);
+    const lines = (log.body.lines as string[]).join("\n");
+    expect(lines).toContain(`it's $(touch ${marker}) \`touch ${marker}\`; "quoted"\nnext line`);
+    // A value that looks like an engine option stays a value, and arrives as written.
+    const quoted = "--keep-going";
+    const ok = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-quoted"), config: { greeting: quoted }, targets: ["greet"] });
+    const done = await settle(String(ok.body.id));
+    expect(done).toMatchObject({ status: "completed", error: null });
+    const remoteWorkspace = String(((await team.call("admin", "GET", `/api/runs/${String(ok.body.id)}`)).body.remote as { workspace: string }).workspace);
+    expect(readFileSync(join(remoteWorkspace, "out", "greeting.txt"), "utf8").startsWith(`${quoted} from `)).toBe(true);
+  }, 90_000);
+
+  it("keeps other users out: another user's remote run is not found, and no view holds a key", async () => {
+    const created = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-private") });
+    const id = String(created.body.id);
+    await settle(id);
+    expect((await team.call("other", "GET", `/api/runs/${id}`)).status).toBe(404);
+    expect((await team.call("other", "GET", `/api/runs/${id}/logs?stream=engine`)).status).toBe(404);
+    const listed = await team.call("other", "GET", "/api/runs");
+    expect(listed.text).not.toContain(id);
+    const mine = await team.call("user", "GET", `/api/runs/${id}`);
+    expect(mine.text).not.toContain("PRIVATE KEY");
+    expect(mine.text).not.toContain('"pid"');
+  }, 90_000);
+
+  it("refuses to start on an unknown cluster or one without a pinned key, before anything is written", async () => {
+    const before = (await team.call("admin", "GET", "/api/runs")).body.total;
+    expect((await start({ toml_content: PIPELINE, cluster_id: "nowhere" })).status).toBe(404);
+    await team.call("admin", "POST", "/api/clusters", { body: { id: "unpinned", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey } });
+    const unpinned = await start({ toml_content: PIPELINE, cluster_id: "unpinned" });
+    expect(unpinned.status).toBe(409);
+    expect(unpinned.body.message).toContain("no pinned host key");
+    expect((await team.call("admin", "GET", "/api/runs")).body.total).toBe(before);
+  });
+
+  it("refuses a changed host key, naming both keys, and then refuses new runs until an administrator re-pins", async () => {
+    await sshd.swapHostKey();
+    try {
+      const created = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-changed-key") });
+      const run = await settle(String(created.body.id));
+      expect(run.status).toBe("failed");
+      expect(String(run.error)).toContain(sshd.hostKeySha256);
+      expect(String(run.error)).toContain(sshd.otherHostKeySha256);
+      const again = await start({ toml_content: PIPELINE });
+      expect(again.status).toBe(409);
+      expect(again.body.message).toContain(sshd.otherHostKeySha256);
+    } finally {
+      await sshd.swapHostKey();
+    }
+  }, 60_000);
+});
