@@ -220,6 +220,10 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     expect(unpinned.status).toBe(409);
     expect(unpinned.body.message).toContain("no pinned host key");
     expect((await team.call("admin", "GET", "/api/runs")).body.total).toBe(before);
+    // Remote runs are audited as such, refused ones too, naming the cluster.
+    const audit = (await team.call("admin", "GET", "/api/audit?action=run.create.remote")).body.items as { resource: string; result: string }[];
+    expect(audit.some((entry) => entry.resource === "cluster/unpinned" && entry.result === "failure")).toBe(true);
+    expect(audit.some((entry) => /^cluster\/loopback\/run\/[0-9a-f-]{36}$/.test(entry.resource) && entry.result === "success")).toBe(true);
   });
 
   it("refuses a changed host key, naming both keys, and then refuses new runs until an administrator re-pins", async () => {

@@ -196,8 +196,10 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
       if (body.toml_content !== undefined && body.pipeline_id !== undefined) {
         throw new ServiceError("BAD_REQUEST", "send toml_content or pipeline_id, not both", { suggestion: "pipeline_id runs a saved pipeline; toml_content runs the text you send" });
       }
+      // A run on a remote cluster is audited as one, refused or not (its resource names the cluster).
+      if (body.cluster_id) noteAudit(c, "run.create.remote", `cluster/${body.cluster_id}`);
       const run = await createRun(context, callerOf(c), body);
-      noteAudit(c, "run.create", `run/${run.id}`);
+      noteAudit(c, run.remote ? "run.create.remote" : "run.create", run.remote ? `cluster/${run.remote.cluster_id}/run/${run.id}` : `run/${run.id}`);
       return c.json(shown(c, run), 201);
     },
     bodyHook,
@@ -228,7 +230,7 @@ export function executionRoutes(context: ExecutionContext): OpenAPIHono {
   router.openapi(control("retry", "Retry a failed or cancelled run: a new run re-executes failed jobs and their downstream only"), async (c) => {
     const { id } = c.req.valid("param");
     const run = await retryRun(context, callerOf(c), id);
-    noteAudit(c, "run.retry", `run/${run.id}`);
+    noteAudit(c, run.remote ? "run.retry.remote" : "run.retry", run.remote ? `cluster/${run.remote.cluster_id}/run/${run.id}` : `run/${run.id}`);
     return c.json(shown(c, run), 201);
   });
   return router;

@@ -1,0 +1,118 @@
+/**
+ * A run sent to a remote cluster whose login node has SLURM: a real sshd on loopback in front of the real
+ * one-node SLURM cluster. The cluster is registered with scheduler `auto`, so the service finds SLURM there
+ * itself; the remote engine submits every job to it, the run completes with live status and its results come
+ * back; a cancel scancels the job in flight and leaves no process behind.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureSlurm, failWithoutSlurmWhenStrict } from "../../support/slurm-cluster.js";
+import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../../support/sshd-server.js";
+import { startTeamService, type TeamService } from "../../support/team-service.js";
+
+const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+const slurm = SSHD_AVAILABLE ? await ensureSlurm() : false;
+requireSshdUnderStrict();
+failWithoutSlurmWhenStrict(slurm || !SSHD_AVAILABLE);
+
+const PIPELINE = `[workflow]
+name = "remote-slurm"
+
+[[sample_groups]]
+name = "g"
+samples = ["A", "B"]
+
+[[rules]]
+name = "make"
+output = ["out/{sample}.txt"]
+shell = "echo job $SLURM_JOB_ID sample {sample} > {output}"
+
+[[rules]]
+name = "merge"
+input = ["out/A.txt", "out/B.txt"]
+output = ["merged.txt"]
+shell = "cat {input} > {output}"
+`;
+
+const LONG = `[workflow]
+name = "remote-slurm-long"
+
+[[rules]]
+name = "forever"
+output = ["never.txt"]
+shell = "sleep 300 && touch {output}"
+`;
+
+/** The names of the jobs SLURM has queued or running. */
+async function slurmJobNames(): Promise<string[]> {
+  const result = await execa("squeue", ["-h", "-o", "%j"], { reject: false });
+  return String(result.stdout).split("\n").map((line) => line.trim()).filter(Boolean);
+}
+
+describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over SSH", () => {
+  let sshd: SshdServer;
+  let team: TeamService;
+  let remoteDir: string;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    remoteDir = mkdtempSync(join(tmpdir(), "strand-remote-slurm-"));
+    team = await startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, runner: { cancelGraceMs: 5000, remote: { pollMs: 200, backoffMs: 200, maxBackoffMs: 1000 } } });
+    const saved = await team.call("admin", "POST", "/api/clusters", {
+      body: { id: "slurm-login", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "auto" },
+    });
+    expect(saved.status).toBe(200);
+  }, 600_000);
+  afterAll(async () => {
+    await team?.close();
+    await sshd?.close();
+    if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
+  });
+
+  const settle = async (id: string, timeoutMs = 180_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const run = await team.call("user", "GET", `/api/runs/${id}`);
+      if (["completed", "failed", "cancelled"].includes(String(run.body.status))) return run.body;
+      if (Date.now() > deadline) throw new Error(`run ${id} did not end: ${run.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+
+  it("submits every job to SLURM from the login node, follows them live and brings the results back", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE, cluster_id: "slurm-login", jobs: 4, target: { type: "slurm", poll_interval: "1s" } } });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, counts: { total: 3, completed: 3, failed: 0 }, remote: { cluster_id: "slurm-login", scheduler: "slurm", phase: "done" } });
+    const status = await team.call("user", "GET", `/api/runs/${id}/status`);
+    expect(status.text).toContain("merge");
+    const results = await team.call("user", "GET", `/api/runs/${id}/results`);
+    expect((results.body.files as { path: string }[]).map((file) => file.path).sort()).toEqual(["merged.txt", "out/A.txt", "out/B.txt"]);
+    const merged = await team.call("user", "GET", `/api/runs/${id}/files?path=merged.txt`);
+    expect(merged.text).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
+    const log = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
+    expect((log.body.lines as string[]).join("\n")).toContain("submitted to slurm");
+  }, 240_000);
+
+  it("cancels the run: its SLURM job is scancelled and nothing of it is left on the login node", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "slurm-login", target: { type: "slurm", poll_interval: "1s" } } });
+    const id = String(created.body.id);
+    const deadline = Date.now() + 120_000;
+    while (!(await slurmJobNames()).some((name) => name.includes(id))) {
+      if (Date.now() > deadline) throw new Error("the run's job never reached SLURM");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect((await team.call("user", "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
+    await settle(id);
+    const gone = Date.now() + 60_000;
+    while ((await slurmJobNames()).some((name) => name.includes(id)) || (await execa("pgrep", ["-f", id], { reject: false })).stdout.trim() !== "") {
+      if (Date.now() > gone) throw new Error(`the run left work behind: ${(await slurmJobNames()).join(", ")}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }, 240_000);
+});
