@@ -1,8 +1,9 @@
 /**
  * `strand cluster add|list|probe|confirm-key|remove` on a service's store, against a real sshd on loopback:
- * the same registry as the API (sealed key, pinned host key, no trust on first use), as an administrator.
+ * the same registry as the API (sealed key, pinned host key, no trust on first use), as an administrator;
+ * and `strand run --remote` from a workstation through the service's own remote-run code.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,4 +62,28 @@ describe.skipIf(!SSHD_AVAILABLE)("strand cluster: the registry of remote cluster
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain("needs a cluster id");
   });
+
+  it("runs a pipeline on a registered cluster with strand run --remote: engine output live, options passed on, results back", async () => {
+    const remoteDir = join(dir, "cluster-folder");
+    const add = await runStrand(["cluster", "add", "workstation-hpc", "--host", sshd.host, "--port", String(sshd.port), "--user", sshd.user, "--remote-dir", remoteDir, "--key", join(dir, "id_ed25519"), "--host-key", sshd.hostKeySha256, "--scheduler", "none"], { env });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const work = join(dir, "project");
+    mkdirSync(join(work, "data"), { recursive: true });
+    writeFileSync(join(work, "data", "reads.txt"), "ACGT\n");
+    writeFileSync(
+      join(work, "main.oxoflow"),
+      '[workflow]\nname = "from-workstation"\n\n[config]\nlabel = "x"\n\n[[rules]]\nname = "count"\ninput = ["data/reads.txt"]\noutput = ["out/count.txt"]\nshell = "wc -c < {input} > {output} && echo {config.label} >> {output}"\n\n[[rules]]\nname = "unwanted"\noutput = ["out/unwanted.txt"]\nshell = "touch {output}"\n',
+    );
+    const run = await runStrand(["run", "--remote", "workstation-hpc", "--target", "count", "label=remote-label"], { env, cwd: work, timeout: 120_000 });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain("on cluster workstation-hpc");
+    expect(run.stderr).toMatch(/✓ count/);
+    expect(run.stderr).toContain("brought back");
+    expect(readFileSync(join(work, "out", "count.txt"), "utf8")).toBe("5\nremote-label\n");
+    // --target was passed on: the other rule did not run.
+    expect(existsSync(join(work, "out", "unwanted.txt"))).toBe(false);
+    const unknown = await runStrand(["run", "--remote", "nowhere"], { env, cwd: work });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("no cluster 'nowhere'");
+  }, 180_000);
 });

@@ -2,8 +2,9 @@
  * `strand run`: executes a pipeline locally or on an HPC scheduler. Progress goes to stderr; `--json`
  * prints one summary object on stdout. SIGINT/SIGTERM cancel (exit 130/143), SIGUSR1 pauses and SIGUSR2
  * resumes. The event log (`.strand/runs/<run id>/events.jsonl` or `--events FILE`) records everything.
+ * `--remote CLUSTER` runs it on a registered remote cluster instead (../run/remote-run.ts).
  */
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import type { Pipeline } from "../../engine/format/model.js";
 import { memoryToMegabytes } from "../../engine/format/rule-settings.js";
 import { parseDuration } from "../../engine/run/durations.js";
@@ -46,6 +47,7 @@ const RUN_OPTIONS: OptionSpec[] = [
   { name: "poll-interval", value: true, placeholder: "DURATION", description: "how often to ask the scheduler about jobs (default 5s)" },
   { name: "skip-env-setup", description: "do not create environments (conda, venv, images); use them as they are" },
   { name: "skip-ref-build", description: "do not build [[references]]" },
+  { name: "remote", value: true, placeholder: "CLUSTER", description: "run on a cluster registered with the local service (strand cluster add) over SSH: the folder goes up, the results come back" },
   { name: "report", value: true, placeholder: "FILE", description: "write a self-contained HTML report of the run to FILE when it ends, whatever its outcome" },
   {
     name: "webhook-targets",
@@ -89,7 +91,7 @@ function memoryOption(args: ParsedArgs): number | undefined {
 }
 
 export const runCommand: Command = {
-  usage: "strand run [WORKFLOW] [KEY=VALUE…] [-n] [-j N] [-c N] [-k] [-t RULE] [--until RULE] [-R RULE] [--rerun | --retry-failed] [--executor slurm] [--events FILE] [--run-id ID]",
+  usage: "strand run [WORKFLOW] [KEY=VALUE…] [-n] [-j N] [-c N] [-k] [-t RULE] [--until RULE] [-R RULE] [--rerun | --retry-failed] [--executor slurm | --remote CLUSTER] [--events FILE] [--run-id ID]",
   options: RUN_OPTIONS,
   async run(args, output) {
     // -n is Snakemake's dry run: the same plan `strand dry-run` prints, and nothing runs.
@@ -124,6 +126,9 @@ export const runCommand: Command = {
     };
     if (options.rerun && (options.retryFailed || options.resumeFailed)) throw new UsageError("--rerun and --retry-failed contradict each other", "use one of them");
     const { pipeline, path } = await loadFromArgs(args, RUN_OPTIONS);
+    // Checked here first, then run on the cluster by the engine there.
+    const remote = optionValue(args, "remote");
+    if (remote !== undefined) return (await import("../run/remote-run.js")).runOnCluster(args, output, remote, resolve(path));
     if (cores !== undefined) {
       clampThreads(pipeline, cores);
       for (const warning of pipeline.warnings.filter((finding) => finding.code === "CORES_CLAMPED")) output.err(formatFinding(output, warning));

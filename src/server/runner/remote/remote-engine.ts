@@ -72,6 +72,14 @@ interface MirrorOffsets {
   seq: number;
 }
 
+/** How the command line's `strand run --remote` differs from a service run. */
+export interface LaunchOptions {
+  /** The pipeline file, relative to the workspace (default: `workflow.oxoflow`, where the service puts a run's text). */
+  pipeline?: string;
+  /** More engine arguments, each one word (the command line's own options, forwarded as given). */
+  extraArgs?: string[];
+}
+
 /** Why a remote run could not start (the supervisor ends it with this message). */
 export class RemoteStartError extends Error {}
 
@@ -98,7 +106,12 @@ export class RemoteEngine {
     public state: RunRemote & { workspace: string },
     private readonly runId: string,
     private readonly local: RunFiles,
-    private readonly hooks: { log: (line: string) => void; onConnection: (connection: RemoteConnection) => void },
+    private readonly hooks: {
+      log: (line: string) => void;
+      onConnection: (connection: RemoteConnection) => void;
+      /** Each piece of the remote engine's log as it arrives (the command line prints it). */
+      onEngineLog?: (chunk: Buffer) => void;
+    },
   ) {
     this.remoteFiles = remoteRunFiles(state.workspace, runId);
   }
@@ -174,7 +187,7 @@ export class RemoteEngine {
    * engine and the scheduler, makes the run's folders, stages the workspace and the engine, writes the
    * target's profile and starts the engine detached. Returns the persisted state to record.
    */
-  async launch(request: RunRequest, localWorkspaceSummary: (line: string) => void): Promise<RunRemote & { workspace: string }> {
+  async launch(request: RunRequest, localWorkspaceSummary: (line: string) => void, options: LaunchOptions = {}): Promise<RunRemote & { workspace: string }> {
     try {
       await this.connectOnce();
     } catch (error) {
@@ -206,8 +219,9 @@ export class RemoteEngine {
     localWorkspaceSummary(`strand service: staged ${staged.copied} file${staged.copied === 1 ? "" : "s"} (${formatBytes(staged.bytes)}) to ${cluster.id}:${remote.workspace}, ${staged.unchanged} unchanged${staged.skipped.length > 0 ? `, ${staged.skipped.length} not readable` : ""}`);
     // The run's own pipeline text, whatever the workspace's copy says (as a local run does).
     const target = scheduler === "none" ? { ...request.target, type: "local" } : { ...request.target, type: scheduler };
-    const remoteRun = { workspace: remote.workspace, workspacePipeline: remote.pipeline, pipeline: posix.join(remote.dir, "workflow.oxoflow"), dir: remote.dir, events: remote.events, engineLog: remote.engineLog, metrics: posix.join(remote.dir, "metrics.jsonl"), request: posix.join(remote.dir, "request.json"), dryRunPlan: posix.join(remote.dir, "dry-run.json") };
+    const remoteRun = { workspace: remote.workspace, workspacePipeline: options.pipeline === undefined ? remote.pipeline : posix.join(remote.workspace, options.pipeline), pipeline: posix.join(remote.dir, "workflow.oxoflow"), dir: remote.dir, events: remote.events, engineLog: remote.engineLog, metrics: posix.join(remote.dir, "metrics.jsonl"), request: posix.join(remote.dir, "request.json"), dryRunPlan: posix.join(remote.dir, "dry-run.json") };
     const invocation = engineInvocation(this.runId, remoteRun, { ...request, target }, "public");
+    invocation.args.push(...(options.extraArgs ?? []));
     if (invocation.profile) {
       await files.mkdirs(posix.dirname(invocation.profile.path));
       await files.write(invocation.profile.path, invocation.profile.text);
@@ -360,6 +374,7 @@ export class RemoteEngine {
     const chunk = await files.read(this.remoteFiles.engineLog, this.offsets.log, Math.min(READ_CHUNK_BYTES, seen.size - this.offsets.log));
     this.offsets.log += chunk.length;
     this.append(this.local.engineLog, chunk);
+    this.hooks.onEngineLog?.(chunk);
     this.saveOffsets();
     return chunk.length;
   }
