@@ -15,6 +15,7 @@ import { UserMenu } from "./account/UserMenu.js";
 import { UsersPage } from "./account/UsersPage.js";
 import { healthQuery } from "./api/health.js";
 import { AiSettingsPage } from "./ai/AiSettingsPage.js";
+import { ClustersPage } from "./clusters/ClustersPage.js";
 import { NotFoundPage } from "./components/NotFoundPage.js";
 import { ImportPipelinePage } from "./pipelines/ImportPipelinePage.js";
 import { NewPipelinePage } from "./pipelines/NewPipelinePage.js";
@@ -43,6 +44,7 @@ export function App() {
         <nav aria-label="Sections">
           <NavLink to="/pipelines">Pipelines</NavLink>
           <NavLink to="/runs">Runs</NavLink>
+          <NavLink to="/clusters">Clusters</NavLink>
         </nav>
         <span className="service-state" role="status">
           {health.isError ? "service unreachable" : health.data ? `v${health.data.version} · ${health.data.mode}` : "connecting…"}
@@ -72,6 +74,7 @@ export function App() {
                     <Route path="/editor" element={<EditorPage />} />
                     <Route path="/runs" element={<RunsPage />} />
                     <Route path="/runs/:id" element={<RunPage />} />
+                    <Route path="/clusters" element={<ClustersPage />} />
                     <Route path="/account/sessions" element={<SessionsPage />} />
                     <Route path="/account/tokens" element={<TokensPage />} />
                     <Route path="/settings/ai" element={<AiSettingsPage />} />

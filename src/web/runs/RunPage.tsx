@@ -88,7 +88,13 @@ function RunView({ id }: { id: string }) {
         </section>
         <section className="panel" aria-labelledby="resources-title">
           <h2 id="resources-title">CPU and memory</h2>
-          <ResourceChart resources={status.data?.resources} sampledAt={status.dataUpdatedAt} running={detail.status === "running"} />
+          {detail.remote ? (
+            <p className="muted">
+              This run works on cluster {detail.remote.cluster_id}: its processes are not sampled from here. The run's report has each rule's CPU time and peak memory, as the engine there recorded them.
+            </p>
+          ) : (
+            <ResourceChart resources={status.data?.resources} sampledAt={status.dataUpdatedAt} running={detail.status === "running"} />
+          )}
         </section>
       </div>
       <section className="panel" aria-labelledby="dag-title">
@@ -123,6 +129,48 @@ function RunView({ id }: { id: string }) {
         <ResultsPanel runId={id} ended={ended} />
       </section>
     </div>
+  );
+}
+
+/** What a run on a remote cluster is doing there, in words. */
+const REMOTE_PHASE_WORDS: Record<NonNullable<RunDetail["remote"]>["phase"], string> = {
+  staging: "sending its files up",
+  running: "running there",
+  collecting: "bringing its results back",
+  done: "done",
+};
+
+/** Where a run on a remote cluster runs, and the state of the service's connection to it while it goes. */
+function RemotePlace({ remote, ended }: { remote: NonNullable<RunDetail["remote"]>; ended: boolean }) {
+  const connection = remote.connection;
+  const jobs = remote.scheduler === null ? "" : remote.scheduler === "none" ? ", jobs on its login node" : `, jobs on ${remote.scheduler}`;
+  return (
+    <>
+      <div>
+        <dt>Runs on</dt>
+        <dd>
+          cluster{" "}
+          <Link to="/clusters" className="mono">
+            {remote.cluster_id}
+          </Link>
+          {jobs}
+          {ended && remote.phase === "done" ? null : <span className="muted"> · {REMOTE_PHASE_WORDS[remote.phase]}</span>}
+          {remote.phase === "done" ? <span className="muted"> · results {remote.results === "pull" ? "brought back" : "left on the cluster"}</span> : null}
+        </dd>
+      </div>
+      {connection && !ended ? (
+        <div>
+          <dt>Connection</dt>
+          <dd className={`connection connection-${connection.state}`} role="status">
+            {connection.state === "connected"
+              ? "connected"
+              : connection.state === "refused"
+                ? `refused: ${connection.error ?? "the host key changed"}`
+                : `${connection.state}${connection.attempts > 0 ? ` (attempt ${connection.attempts + 1})` : ""}${connection.error ? `: ${connection.error}` : ""}${connection.retry_at ? `; next try ${fullTime(connection.retry_at)}` : ""}`}
+          </dd>
+        </div>
+      ) : null}
+    </>
   );
 }
 
@@ -162,13 +210,17 @@ function RunHeader({ run, status, live }: { run: RunDetail; status?: RunStatusVi
           <dt>Duration</dt>
           <dd>{formatDuration(elapsedMs(run.started_at, run.finished_at, now))}</dd>
         </div>
-        <div>
-          <dt>Target</dt>
-          <dd>
-            {target.type ?? "local"}
-            {options.length > 0 ? <span className="muted"> ({options.map(([key, value]) => `${key} ${String(value)}`).join(", ")})</span> : null}
-          </dd>
-        </div>
+        {run.remote ? (
+          <RemotePlace remote={run.remote} ended={ended} />
+        ) : (
+          <div>
+            <dt>Target</dt>
+            <dd>
+              {target.type ?? "local"}
+              {options.length > 0 ? <span className="muted"> ({options.map(([key, value]) => `${key} ${String(value)}`).join(", ")})</span> : null}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Jobs</dt>
           <dd>

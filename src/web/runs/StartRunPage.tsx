@@ -1,6 +1,6 @@
 /**
  * Start a run of a saved pipeline: where it runs (this machine by default, or a scheduler or container with
- * their options), how many jobs at once, keep going after a failure, which samples, config overrides typed
+ * their options, or a remote cluster reached over SSH), how many jobs at once, keep going after a failure, which samples, config overrides typed
  * as TOML values, and a dry run that only plans. The service's refusals are shown as it explains them: a
  * pipeline with errors lists its findings with a link back to the editor, a run already working in the
  * pipeline's workspace is named with a link, a per-user limit says which.
@@ -10,6 +10,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import type { components } from "../../client/service-client.js";
 import { ApiError } from "../api/errors.js";
+import { clustersQuery } from "../api/clusters.js";
 import { parsedPipelineQuery, pipelineQuery } from "../api/pipelines.js";
 import { useStartRun } from "../api/runs.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -31,6 +32,9 @@ const TARGETS: { type: RunTarget["type"]; label: string }[] = [
 ];
 const SCHEDULERS = new Set(["slurm", "pbs", "sge", "lsf"]);
 
+/** The picker's value for a remote cluster: `cluster:<id>` (target types never hold a colon). */
+const CLUSTER_PREFIX = "cluster:";
+
 interface OverrideRow {
   key: string;
   value: string;
@@ -43,7 +47,13 @@ export function StartRunPage() {
   const pipeline = useQuery(pipelineQuery(id));
   const parsed = useQuery(parsedPipelineQuery(pipeline.data));
 
-  const [targetType, setTargetType] = useState<RunTarget["type"]>("local");
+  const [targetType, setTargetType] = useState<string>("local");
+  const clusters = useQuery(clustersQuery());
+  const usableClusters = (clusters.data ?? []).filter((cluster) => cluster.enabled);
+  const cluster = targetType.startsWith(CLUSTER_PREFIX) ? usableClusters.find((entry) => entry.id === targetType.slice(CLUSTER_PREFIX.length)) : undefined;
+  // A cluster's own scheduler takes the scheduler options (with auto, the service finds it there).
+  const schedulerOptions = cluster ? cluster.scheduler !== "none" : SCHEDULERS.has(targetType);
+  const schedulerName = cluster ? (cluster.scheduler === "auto" ? "the cluster's scheduler" : cluster.scheduler.toUpperCase()) : targetType.toUpperCase();
   const [queue, setQueue] = useState("");
   const [account, setAccount] = useState("");
   const [walltime, setWalltime] = useState("");
@@ -63,9 +73,10 @@ export function StartRunPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const target: RunTarget = { type: targetType };
-    if (SCHEDULERS.has(targetType)) {
-      if (queue.trim()) target[targetType === "slurm" ? "partition" : "queue"] = queue.trim();
+    const type = (cluster ? (SCHEDULERS.has(cluster.scheduler) ? cluster.scheduler : "local") : targetType) as RunTarget["type"];
+    const target: RunTarget = { type };
+    if (schedulerOptions) {
+      if (queue.trim()) target[type === "slurm" || (cluster && cluster.scheduler === "auto") ? "partition" : "queue"] = queue.trim();
       if (account.trim()) target.account = account.trim();
       if (walltime.trim()) target.walltime = walltime.trim();
     }
@@ -82,6 +93,7 @@ export function StartRunPage() {
     start.mutate({
       pipeline_id: id,
       target,
+      ...(cluster ? { cluster_id: cluster.id } : {}),
       jobs,
       keep_going: keepGoing,
       dry_run: dryRun,
@@ -122,18 +134,36 @@ export function StartRunPage() {
           <legend>Where it runs</legend>
           <label>
             Target
-            <select value={targetType} onChange={(event) => setTargetType(event.target.value as RunTarget["type"])}>
-              {TARGETS.map((target) => (
-                <option key={target.type} value={target.type}>
-                  {target.label}
-                </option>
-              ))}
+            <select value={targetType} onChange={(event) => setTargetType(event.target.value)}>
+              <optgroup label="The service's machine">
+                {TARGETS.map((target) => (
+                  <option key={target.type} value={target.type}>
+                    {target.label}
+                  </option>
+                ))}
+              </optgroup>
+              {usableClusters.length > 0 ? (
+                <optgroup label="Remote clusters (over SSH)">
+                  {usableClusters.map((entry) => (
+                    <option key={entry.id} value={`${CLUSTER_PREFIX}${entry.id}`} disabled={entry.host_key.state !== "pinned"}>
+                      Cluster: {entry.name}
+                      {entry.host_key.state !== "pinned" ? " (host key not confirmed)" : ""}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
             </select>
           </label>
-          {SCHEDULERS.has(targetType) ? (
+          {cluster ? (
+            <p className="muted" role="note">
+              The pipeline's workspace goes to {cluster.name} ({cluster.ssh_host}) over SSH; the engine there sends the jobs to{" "}
+              {cluster.scheduler === "none" ? "its login node" : schedulerName}, this page follows it live, and the results {cluster.results === "pull" ? "come back here" : "stay on the cluster"} when it ends.
+            </p>
+          ) : null}
+          {schedulerOptions ? (
             <div className="form-row">
               <label>
-                {targetType === "slurm" ? "Partition" : "Queue"}
+                {targetType === "slurm" || cluster?.scheduler === "slurm" ? "Partition" : "Queue"}
                 <input value={queue} onChange={(event) => setQueue(event.target.value)} placeholder="default" />
               </label>
               <label>
