@@ -42,6 +42,8 @@ export function ClustersPage() {
   const [formRound, setFormRound] = useState(0);
   const [saved, setSaved] = useState<Cluster | null>(null);
   const list = clusters.data ?? [];
+  // What was saved, as it is now (its host key may have been confirmed since).
+  const savedNow = saved ? (list.find((cluster) => cluster.id === saved.id) ?? saved) : null;
   return (
     <section aria-labelledby="clusters-title" className="clusters-page">
       <div className="page-head">
@@ -63,9 +65,9 @@ export function ClustersPage() {
           onCancel={() => setEditing(null)}
         />
       ) : null}
-      {saved ? (
+      {savedNow ? (
         <p className="muted" role="status">
-          Saved {saved.name}.{saved.host_key.state === "pinned" ? "" : " Probe it to see its host key, then confirm it."}
+          Saved {savedNow.name}.{savedNow.host_key.state === "pinned" ? "" : " Probe it to see its host key, then confirm it."}
         </p>
       ) : null}
       <QueryState query={clusters} empty={clusters.data && list.length === 0 ? (admin ? "No clusters yet: add one above." : "No clusters you may use. An administrator adds them.") : null} />
