@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EventSource } from "eventsource";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppOptions } from "../../../src/server/app.js";
@@ -101,6 +102,22 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     }
   };
 
+  /** The events `GET /api/events` sends the user, as `type` or `type:state` for run_connection, per run. */
+  const listen = async () => {
+    const source = new EventSource(`${team.url}/api/events`, { fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, Authorization: `Bearer ${team.tokens.user}` } }) });
+    const seen = new Map<string, string[]>();
+    source.addEventListener("message", (message) => {
+      const event = JSON.parse(message.data as string) as { type: string; data: { run_id?: string; state?: string } };
+      const id = event.data.run_id ?? "";
+      seen.set(id, [...(seen.get(id) ?? []), event.type === "run_connection" ? `${event.type}:${event.data.state}` : event.type]);
+    });
+    await new Promise<void>((resolve, reject) => {
+      source.addEventListener("open", () => resolve(), { once: true });
+      source.addEventListener("error", (error) => reject(new Error(error.message)), { once: true });
+    });
+    return { seen: (id: string) => seen.get(id) ?? [], close: () => source.close() };
+  };
+
   /** Whether the run's engine has started on the cluster (the service recorded its process). */
   const remoteRunning = async (id: string) => {
     const run = (await team.call("user", "GET", `/api/runs/${id}`)).body;
@@ -111,6 +128,7 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
   const remoteProcesses = async (runId: string) => (await execa("pgrep", ["-f", runId], { reject: false })).stdout.split("\n").filter(Boolean);
 
   it("stages the pipeline, runs it on the login node, follows it live and brings the results back", async () => {
+    const events = await listen();
     const created = await start({ toml_content: PIPELINE, config: { greeting: "hi" } });
     expect(created.status).toBe(201);
     const id = String(created.body.id);
@@ -136,14 +154,24 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     expect(engineLog.text).toContain("brought back");
     // Nothing is left running on the login node.
     expect(await remoteProcesses(id)).toEqual([]);
+    // GET /api/events told the run's story live, as for a local run.
+    await waitFor(async () => events.seen(id).includes("run_completed"), "run_completed on the event stream");
+    events.close();
+    expect(events.seen(id).filter((type) => !type.startsWith("run_connection"))).toEqual(["run_queued", "run_started", "job_started", "job_completed", "job_started", "job_completed", "run_completed"]);
   }, 90_000);
 
   it("goes on through a dropped connection: retried with backoff, shown on the run, and the run completes", async () => {
+    const events = await listen();
     const created = await start({ toml_content: SLOW });
     const id = String(created.body.id);
     await waitFor(() => remoteRunning(id), "the remote engine");
     sshd.dropConnections();
     const run = await settle(id);
+    events.close();
+    // Subscribers saw the link go and come back.
+    const connection = events.seen(id).filter((type) => type.startsWith("run_connection"));
+    expect(connection.indexOf("run_connection:reconnecting")).toBeGreaterThanOrEqual(0);
+    expect(connection.lastIndexOf("run_connection:connected")).toBeGreaterThan(connection.indexOf("run_connection:reconnecting"));
     expect(run).toMatchObject({ status: "completed", error: null, counts: { completed: 1 } });
     expect(team.service.lines.some((line) => line.includes(`run ${id}: the connection to cluster 'loopback' dropped`))).toBe(true);
     expect(team.service.lines.some((line) => line.includes(`run ${id}: reconnected to cluster 'loopback'`))).toBe(true);
@@ -154,8 +182,7 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     const id = String(created.body.id);
     await waitFor(() => remoteRunning(id), "the remote engine");
     // The service goes away (its engines do not); a new one on the same store and data folder takes over.
-    const { supervisor } = team.service;
-    supervisor.close();
+    await team.service.close();
     team = await startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, store: temp.store, dataDir: temp.dataDir, ...FAST });
     const run = await settle(id);
     expect(run).toMatchObject({ status: "completed", error: null, counts: { completed: 1 } });
