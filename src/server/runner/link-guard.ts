@@ -68,3 +68,21 @@ export function writeLinkFree(root: string, path: string, text: string | Buffer)
     closeSync(fd);
   }
 }
+
+/**
+ * Appends to a file below `root` (see openLinkFree), best effort: false when it cannot be written (a link
+ * or a FIFO a job left there, a full disk), so a log line is lost, never the run.
+ */
+export function appendLinkFree(root: string, path: string, content: string | Buffer): boolean {
+  try {
+    const fd = openLinkFree(root, path, "append");
+    try {
+      writeSync(fd, typeof content === "string" ? Buffer.from(content) : content);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,7 @@
  * secrets; with a sandbox policy it runs inside bubblewrap (`sandbox.ts`), and the pid this supervisor
  * signals, samples and records is then the engine's own inside the sandbox, found among bwrap's children.
  */
-import { closeSync, existsSync, mkdirSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { availableParallelism, constants } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -25,7 +25,7 @@ import { EventLogFollower, readWorkspaceEventLog } from "./event-log-follower.js
 import { MetricsFile } from "./metrics-file.js";
 import { procChildren, procStatFields } from "../../engine/run/process-sampler.js";
 import { engineEnvironment } from "./engine-environment.js";
-import { assertLinkFree, openLinkFree, writeLinkFree } from "./link-guard.js";
+import { appendLinkFree, assertLinkFree, openLinkFree, writeLinkFree } from "./link-guard.js";
 import { ProcessTreeSampler } from "./process-tree.js";
 import { engineSandboxCommand, handOverWorkspace, jobSandboxPrefix, type SandboxPolicy } from "./sandbox.js";
 import { isSchedulerTarget } from "./run-targets.js";
@@ -671,7 +671,8 @@ export class RunSupervisor {
       if (status === "failed") error ??= `the dry run failed${lastLine(files)}`;
       // The engine's dry run writes no event log: its plan becomes the run's log, where the views read it.
       const plan = readDryRunPlan(files.workspace, files.dryRunPlan);
-      if (plan) appendLines(files.workspace, files.engineLog, planLogLines(plan, run.workflow_name));
+      // Best effort: the plan stays readable in dry-run.json and the views.
+      if (plan) appendLinkFree(files.workspace, files.engineLog, `${planLogLines(plan, run.workflow_name).join("\n")}\n`);
     } else if (finish) {
       status = finish.status;
       error ??= finish.error;
@@ -788,20 +789,6 @@ function dryRunCounts(files: RunFiles) {
   const total = document && typeof document === "object" ? (document.data ?? document).total_jobs : undefined;
   const jobs = typeof total === "number" && Number.isInteger(total) && total >= 0 ? total : 0;
   return { total: jobs, completed: 0, failed: 0, running: 0, skipped: jobs, pending: 0 };
-}
-
-/** Appends lines to a log file in a workspace (best effort: a log that cannot be written loses them, the run does not fail). */
-function appendLines(workspace: string, path: string, lines: string[]): void {
-  try {
-    const fd = openLinkFree(workspace, path, "append");
-    try {
-      writeSync(fd, `${lines.join("\n")}\n`);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // the plan stays readable in dry-run.json and the views
-  }
 }
 
 /** The engine log's last line, for a failure message (": …", or "" when there is none). */

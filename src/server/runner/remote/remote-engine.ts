@@ -11,7 +11,7 @@
  * while it is down are sent once it is back. The mirror's read positions are kept beside the mirror, so a
  * restarted service goes on where it stopped.
  */
-import { closeSync, writeSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Client } from "ssh2";
 import { parseEventLine } from "../../../engine/run/event-log.js";
@@ -22,7 +22,7 @@ import type { KeySealer } from "../../secret-box.js";
 import type { ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
 import type { RunRemote } from "../../store/runs/contract.js";
 import { engineInvocation, type RunFiles, type RunRequest } from "../engine-command.js";
-import { assertLinkFree, openLinkFree, writeLinkFree } from "../link-guard.js";
+import { appendLinkFree, assertLinkFree, openLinkFree, writeLinkFree } from "../link-guard.js";
 import { readWorkspaceJson } from "../workspace-reader.js";
 import { pullWorkspace, stageWorkspace, type SyncSummary } from "./file-sync.js";
 import { probeFacts, probeScript } from "./login-node.js";
@@ -412,16 +412,7 @@ export class RemoteEngine {
   }
 
   private append(path: string, content: string | Buffer): void {
-    try {
-      const fd = openLinkFree(this.local.workspace, path, "append");
-      try {
-        writeSync(fd, typeof content === "string" ? Buffer.from(content) : content);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      this.hooks.log(`run ${this.runId}: the local mirror of the remote log cannot be written: ${describe(error)}`);
-    }
+    if (!appendLinkFree(this.local.workspace, path, content)) this.hooks.log(`run ${this.runId}: the local mirror of the remote log cannot be written (${path})`);
   }
 
   private get offsetsFile(): string {
@@ -505,16 +496,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Appends lines to the local engine log (the service's own notes among the remote engine's). */
+/** Appends a line to the local engine log (the service's own notes among the remote engine's; best effort). */
 export function noteInEngineLog(local: RunFiles, line: string): void {
-  try {
-    const fd = openLinkFree(local.workspace, local.engineLog, "append");
-    try {
-      writeSync(fd, `${line}\n`);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // the note is lost, not the run
-  }
+  appendLinkFree(local.workspace, local.engineLog, `${line}\n`);
 }
