@@ -2981,6 +2981,11 @@ export interface components {
                 rule: string;
                 size_bytes: number;
             }[];
+            /** @description results left on a remote cluster (its results = remote): the paths are relative to this workspace there, and cannot be previewed or downloaded here */
+            remote: {
+                cluster_id: string;
+                workspace: string;
+            } | null;
             total_size_bytes: number;
             /** @description true when more outputs exist than one answer lists (10,000) */
             truncated: boolean;

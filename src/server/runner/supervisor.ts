@@ -31,6 +31,7 @@ import { engineSandboxCommand, handOverWorkspace, jobSandboxPrefix, type Sandbox
 import { isSchedulerTarget } from "./run-targets.js";
 import { RunProgress } from "./run-progress.js";
 import { readWorkspaceFile, readWorkspaceJson, readWorkspaceTail } from "./workspace-reader.js";
+import { REMOTE_LISTING_MAX, remoteResultsPath } from "./remote/remote-results.js";
 import { noteInEngineLog, RemoteEngine, RemoteStartError, type RemoteClusters, type RemoteConnection } from "./remote/remote-engine.js";
 import { megabytes, WorkspaceQuota } from "./workspace-quota.js";
 
@@ -380,7 +381,15 @@ export class RunSupervisor {
     const summary = await engine.collect();
     const where = `${engine.state.cluster_id}:${engine.state.workspace}`;
     if (!summary) noteInEngineLog(supervised.files, `strand service: the results could not be brought back from ${where}; they are still there`);
-    else if (engine.state.results === "remote") noteInEngineLog(supervised.files, `strand service: the results stay on the cluster, in ${where}`);
+    else if (engine.state.results === "remote") {
+      noteInEngineLog(supervised.files, `strand service: the results stay on the cluster, in ${where}`);
+      // What is there, for the results view (which lists the declared outputs among it).
+      try {
+        writeLinkFree(supervised.files.workspace, remoteResultsPath(supervised.files), JSON.stringify({ cluster_id: engine.state.cluster_id, workspace: engine.state.workspace, files: (summary.remote ?? []).slice(0, REMOTE_LISTING_MAX) }));
+      } catch (error) {
+        this.options.log?.(`run ${supervised.run.id}: the listing of its remote results is not kept: ${describe(error)}`);
+      }
+    }
     else noteInEngineLog(supervised.files, `strand service: brought back ${summary.copied} file${summary.copied === 1 ? "" : "s"} from ${where}, ${summary.unchanged} unchanged${summary.skipped.length > 0 ? `, ${summary.skipped.length} not written (${summary.skipped.slice(0, 3).join(", ")})` : ""}`);
     engine.state = { ...engine.state, phase: "done" };
     this.write(supervised, { remote: engine.state });

@@ -20,6 +20,8 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
   const [preview, setPreview] = useState<string | undefined>();
   const [browsing, setBrowsing] = useState(false);
   const files = results.data?.files ?? [];
+  // Results left on a remote cluster are listed with where they are; they are not here to preview or download.
+  const remote = results.data?.remote ?? null;
   return (
     <div className="results" ref={anchor}>
       {results.error ? <ErrorNotice error={results.error} /> : null}
@@ -32,6 +34,11 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
               {formatCount(files.length)} file{files.length === 1 ? "" : "s"}, {byteSize(results.data.total_size_bytes)}
               {results.data.truncated ? " (the first 10,000 listed)" : ""}
             </p>
+            {remote ? (
+              <p className="notice-card" role="note">
+                These results stay on cluster {remote.cluster_id}, in <span className="mono">{remote.workspace}</span>: the paths below are relative to that folder there.
+              </p>
+            ) : null}
             <Listing
               rows={files.slice(0, 500)}
               rowKey={(file) => file.path}
@@ -47,7 +54,10 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
                   header: "Actions",
                   hideHeader: true,
                   className: "actions",
-                  cell: (file) => (
+                  cell: (file) =>
+                    remote ? (
+                      <span className="muted">on the cluster</span>
+                    ) : (
                     <>
                       <button type="button" className="link-button" aria-pressed={preview === file.path} aria-label={`Preview ${file.path}`} onClick={() => setPreview(preview === file.path ? undefined : file.path)}>
                         Preview
@@ -56,7 +66,7 @@ export function ResultsPanel({ runId, ended }: { runId: string; ended: boolean }
                         Download
                       </a>
                     </>
-                  ),
+                    ),
                 },
               ]}
             />

@@ -226,6 +226,26 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     expect(readFileSync(join(remoteWorkspace, "out", "greeting.txt"), "utf8").startsWith(`${quoted} from `)).toBe(true);
   }, 90_000);
 
+  it("leaves the results on a cluster that keeps them, listing them with where they are; the logs still come back", async () => {
+    await team.call("admin", "POST", "/api/clusters", {
+      body: { id: "keeps-results", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "none", results: "remote" },
+    });
+    const created = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-left-there"), cluster_id: "keeps-results" });
+    const id = String(created.body.id);
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, remote: { results: "remote", phase: "done" } });
+    const admin = (await team.call("admin", "GET", `/api/runs/${id}`)).body as { workspace: string; remote: { workspace: string } };
+    const results = (await team.call("admin", "GET", `/api/runs/${id}/results`)).body as { files: { path: string; size_bytes: number; rule: string }[]; remote: { cluster_id: string; workspace: string } };
+    expect(results.remote).toEqual({ cluster_id: "keeps-results", workspace: admin.remote.workspace });
+    expect(results.files.map((file) => [file.path, file.rule]).sort()).toEqual([["out/greeting.txt", "greet"], ["out/shout.txt", "shout"]]);
+    expect(results.files.every((file) => file.size_bytes > 0)).toBe(true);
+    // Not copied here; the job logs are.
+    expect(existsSync(join(admin.workspace, "out", "shout.txt"))).toBe(false);
+    expect(existsSync(join(admin.remote.workspace, "out", "shout.txt"))).toBe(true);
+    const log = await team.call("user", "GET", `/api/runs/${id}/logs?job=greet&stream=stderr`);
+    expect(log.status).toBe(200);
+  }, 90_000);
+
   it("keeps other users out: another user's remote run is not found, and no view holds a key", async () => {
     const created = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-private") });
     const id = String(created.body.id);

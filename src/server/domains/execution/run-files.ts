@@ -77,9 +77,31 @@ export interface OutputSources {
   text?: string;
   config?: Record<string, string>;
   samples?: string[];
+  /** Results left on a remote cluster: what its workspace holds there, used instead of the local workspace. */
+  remoteFiles?: { path: string; size_bytes: number; modified_at: string | null }[];
 }
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
+
+/** The declared outputs found in a listing of a remote workspace (a declared folder: the files under it). */
+function remoteOutputs(declared: Map<string, string>, listing: NonNullable<OutputSources["remoteFiles"]>): { files: ResultFile[]; total_size_bytes: number; truncated: boolean } {
+  const byPath = new Map(listing.map((file) => [file.path, file]));
+  const files: ResultFile[] = [];
+  let total = 0;
+  for (const [path, rule] of declared) {
+    if (isAbsolute(path)) continue;
+    const name = normalize(path);
+    const file = byPath.get(name);
+    const under = file ? [] : listing.filter((entry) => entry.path.startsWith(`${name}/`));
+    if (!file && under.length === 0) continue;
+    if (files.length >= RESULT_LIMITS.files) return { files, total_size_bytes: total, truncated: true };
+    const size = file ? file.size_bytes : under.reduce((sum, entry) => sum + entry.size_bytes, 0);
+    const modified = file ? file.modified_at : under.map((entry) => entry.modified_at ?? "").sort().at(-1) || null;
+    total += size;
+    files.push({ path: name, size_bytes: size, rule, modified_at: modified ?? "" });
+  }
+  return { files, total_size_bytes: total, truncated: false };
+}
 
 /** Declared output path → the rule of the job that declares it, from the event log, else the dry run's plan. */
 function writtenDownOutputs(sources: OutputSources): Map<string, string> {
@@ -113,9 +135,10 @@ async function detachedOutputs(sources: OutputSources): Promise<Map<string, stri
 
 /** The declared outputs of a run that exist inside its workspace, with sizes (at most `RESULT_LIMITS.files`). */
 export async function existingOutputs(sources: OutputSources): Promise<{ files: ResultFile[]; total_size_bytes: number; truncated: boolean }> {
-  const root = realpathSync(sources.workspace);
   let declared = writtenDownOutputs(sources);
   if (declared.size === 0) declared = await detachedOutputs(sources);
+  if (sources.remoteFiles) return remoteOutputs(declared, sources.remoteFiles);
+  const root = realpathSync(sources.workspace);
   const files: ResultFile[] = [];
   let total = 0;
   for (const [path, rule] of declared) {

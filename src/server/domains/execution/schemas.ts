@@ -220,6 +220,10 @@ export const RunResultsView = z
     files: z.array(z.object({ path: z.string(), size_bytes: z.number().int(), rule: z.string(), modified_at: z.string() })),
     total_size_bytes: z.number().int(),
     truncated: z.boolean().openapi({ description: "true when more outputs exist than one answer lists (10,000)" }),
+    remote: z
+      .object({ cluster_id: z.string(), workspace: z.string() })
+      .nullable()
+      .openapi({ description: "results left on a remote cluster (its results = remote): the paths are relative to this workspace there, and cannot be previewed or downloaded here" }),
   })
   .openapi("RunResults");
 

@@ -13,6 +13,7 @@ import type { DryRunPlan, DryRunJob } from "../../runner/dry-run-plan.js";
 import { JobTable, type JobPage, type JobQuery } from "./job-table.js";
 import { adoptEndedLiveFold, cachedFold, expandJobs, fileVersion, lazily, type RunFold } from "./run-folds.js";
 import { PIPELINE_TEXT_MAX_BYTES, ranPipelinePath, runFiles, runRequestOf, type RunFiles } from "../../runner/engine-command.js";
+import { readRemoteResults } from "../../runner/remote/remote-results.js";
 import { readMetrics, summariseMetrics } from "../../runner/metrics-file.js";
 import { RunProgress, type JobProgress } from "../../runner/run-progress.js";
 import { readWorkspaceText } from "../../runner/workspace-reader.js";
@@ -229,12 +230,15 @@ export async function runLogs(context: ExecutionReadContext, caller: Caller, id:
  */
 export async function runResults(context: ExecutionReadContext, caller: Caller, id: string) {
   const run = await readableRun(context, caller, id);
-  if (!run.workspace) return { files: [], total_size_bytes: 0, truncated: false };
+  if (!run.workspace) return { files: [], total_size_bytes: 0, truncated: false, remote: null };
   const files = runFiles(run.workspace, run.id);
   const request = runRequestOf(run);
   const config = request?.config ? Object.fromEntries(Object.entries(request.config).map(([key, value]) => [key, String(value)])) : undefined;
   try {
-    return await work("existingOutputs", { workspace: files.workspace, eventsPath: files.events, planPath: files.dryRunPlan, text: pipelineText(files), config, samples: request?.samples }, "listing the run's outputs");
+    // Results left on a remote cluster are listed from what its workspace held when the run ended.
+    const remote = run.remote?.results === "remote" ? readRemoteResults(files) : undefined;
+    const listed = await work("existingOutputs", { workspace: files.workspace, eventsPath: files.events, planPath: files.dryRunPlan, text: pipelineText(files), config, samples: request?.samples, remoteFiles: remote?.files }, "listing the run's outputs");
+    return { ...listed, remote: remote ? { cluster_id: remote.cluster_id, workspace: remote.workspace } : null };
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     throw new ServiceError("RUN_ERROR", `run ${id}'s pipeline cannot be expanded to list its outputs: ${error.message}`);

@@ -28,10 +28,11 @@ const PULL_FILE_MAX_BYTES = 64 * 1024 ** 3;
 /** Paths hashed by one remote command (its length stays far below the limits of a command line). */
 const HASH_BATCH = 200;
 
-/** A file on one side: its path relative to the workspace (with `/`), and its size. */
+/** A file on one side: its path relative to the workspace (with `/`), its size, and (remote side) when it changed. */
 interface Listed {
   path: string;
   size: number;
+  mtime?: number;
 }
 
 /** What a sync did, for the run's log. */
@@ -40,6 +41,8 @@ export interface SyncSummary {
   bytes: number;
   unchanged: number;
   skipped: string[];
+  /** Coming back: the remote workspace's files outside `.strand` (what stays there when results are left remote). */
+  remote?: { path: string; size_bytes: number; modified_at: string | null }[];
 }
 
 /** Which relative paths take part: `.strand/…` only under `keepUnderStrand` (a run's own folder). */
@@ -89,7 +92,7 @@ async function listRemote(files: RemoteFiles, root: string, keepUnderStrand?: st
       const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
       if (!included(path, keepUnderStrand)) continue;
       if (entry.kind === "folder") await walk(path);
-      else if (entry.kind === "file") found.push({ path, size: entry.size });
+      else if (entry.kind === "file") found.push({ path, size: entry.size, mtime: entry.mtime });
       if (found.length > SYNC_MAX_FILES) throw new Error(`the remote workspace holds more than ${SYNC_MAX_FILES} files; results beyond that are not brought back`);
     }
   };
@@ -181,7 +184,9 @@ export async function stageWorkspace(client: Client, files: RemoteFiles, local: 
  */
 export async function pullWorkspace(client: Client, files: RemoteFiles, remote: string, local: string, runId: string, options: { logsOnly?: boolean } = {}): Promise<SyncSummary> {
   const runFolder = `.strand/runs/${runId}`;
-  const theirs = (await listRemote(files, remote, runFolder)).filter((file) => !options.logsOnly || file.path.startsWith(`${runFolder}/`));
+  const listed = await listRemote(files, remote, runFolder);
+  const results = listed.filter((file) => !file.path.startsWith(".strand/")).map((file) => ({ path: file.path, size_bytes: file.size, modified_at: file.mtime === undefined ? null : new Date(file.mtime * 1000).toISOString() }));
+  const theirs = listed.filter((file) => !options.logsOnly || file.path.startsWith(`${runFolder}/`));
   const mine = listLocal(local, runFolder);
   const { copy, unchanged } = await changed(
     theirs,
@@ -189,7 +194,7 @@ export async function pullWorkspace(client: Client, files: RemoteFiles, remote: 
     (paths) => remoteHashes(client, remote, paths),
     async (paths) => Promise.all(paths.map((path) => localHash(local, path))),
   );
-  const summary: SyncSummary = { copied: 0, bytes: 0, unchanged, skipped: [] };
+  const summary: SyncSummary = { copied: 0, bytes: 0, unchanged, skipped: [], remote: results };
   for (const file of copy) {
     // The mirror of the event log is the service's own (with local paths): the engine's copy stays remote.
     if (file.path === `${runFolder}/events.jsonl` || file.path === `${runFolder}/engine.log`) continue;
