@@ -226,6 +226,15 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     expect(readFileSync(join(remoteWorkspace, "out", "greeting.txt"), "utf8").startsWith(`${quoted} from `)).toBe(true);
   }, 90_000);
 
+  it("dry-runs on the cluster: the plan there (its checkpoint decides) comes back as the run's plan", async () => {
+    const created = await start({ toml_content: PIPELINE.replace("remote-hello", "remote-dry"), dry_run: true });
+    const id = String(created.body.id);
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, dry_run: true, counts: { total: 2 } });
+    const status = await team.call("user", "GET", `/api/runs/${id}/status`);
+    expect(status.text).toContain("would_run");
+  }, 90_000);
+
   it("leaves the results on a cluster that keeps them, listing them with where they are; the logs still come back", async () => {
     await team.call("admin", "POST", "/api/clusters", {
       body: { id: "keeps-results", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "none", results: "remote" },

@@ -78,10 +78,14 @@ function listLocal(workspace: string, keepUnderStrand?: string): Listed[] {
   return found;
 }
 
-/** The regular files of a remote folder, walked over SFTP (links and special files are left out). */
-async function listRemote(files: RemoteFiles, root: string, keepUnderStrand?: string): Promise<Listed[]> {
-  const found: Listed[] = [];
+/**
+ * The regular files of a remote folder, walked over SFTP (links and special files are left out), at most
+ * SYNC_MAX_FILES of them (`truncated` says when there were more).
+ */
+async function listRemote(files: RemoteFiles, root: string, keepUnderStrand?: string): Promise<Listed[] & { truncated?: boolean }> {
+  const found: Listed[] & { truncated?: boolean } = [];
   const walk = async (folder: string) => {
+    if (found.truncated) return;
     let entries;
     try {
       entries = await files.list(folder === "" ? root : posix.join(root, folder));
@@ -93,7 +97,10 @@ async function listRemote(files: RemoteFiles, root: string, keepUnderStrand?: st
       if (!included(path, keepUnderStrand)) continue;
       if (entry.kind === "folder") await walk(path);
       else if (entry.kind === "file") found.push({ path, size: entry.size, mtime: entry.mtime });
-      if (found.length > SYNC_MAX_FILES) throw new Error(`the remote workspace holds more than ${SYNC_MAX_FILES} files; results beyond that are not brought back`);
+      if (found.length >= SYNC_MAX_FILES) {
+        found.truncated = true;
+        return;
+      }
     }
   };
   await walk("");
@@ -194,7 +201,7 @@ export async function pullWorkspace(client: Client, files: RemoteFiles, remote: 
     (paths) => remoteHashes(client, remote, paths),
     async (paths) => Promise.all(paths.map((path) => localHash(local, path))),
   );
-  const summary: SyncSummary = { copied: 0, bytes: 0, unchanged, skipped: [], remote: results };
+  const summary: SyncSummary = { copied: 0, bytes: 0, unchanged, skipped: listed.truncated ? [`(the remote workspace holds more than ${SYNC_MAX_FILES} files: those past them stay there)`] : [], remote: results };
   for (const file of copy) {
     // The mirror of the event log is the service's own (with local paths): the engine's copy stays remote.
     if (file.path === `${runFolder}/events.jsonl` || file.path === `${runFolder}/engine.log`) continue;

@@ -22,6 +22,7 @@ import type { KeySealer } from "../../secret-box.js";
 import type { ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
 import type { RunRemote } from "../../store/runs/contract.js";
 import { engineInvocation, type RunFiles, type RunRequest } from "../engine-command.js";
+import { EVENT_LINE_MAX_BYTES } from "../event-log-follower.js";
 import { appendLinkFree, assertLinkFree, openLinkFree, writeLinkFree } from "../link-guard.js";
 import { readWorkspaceJson } from "../workspace-reader.js";
 import { pullWorkspace, stageWorkspace, type SyncSummary } from "./file-sync.js";
@@ -348,7 +349,8 @@ export class RemoteEngine {
     this.offsets.events += chunk.length;
     const text = this.partial + chunk.toString("utf8");
     const end = text.lastIndexOf("\n");
-    this.partial = text.slice(end + 1);
+    // A line longer than any event (a job wrote into the log) is dropped, as the local follower drops it.
+    this.partial = text.length - end - 1 > EVENT_LINE_MAX_BYTES ? "" : text.slice(end + 1);
     const lines: string[] = [];
     for (const line of text.slice(0, end + 1).split("\n")) {
       if (line === "") continue;
@@ -360,7 +362,8 @@ export class RemoteEngine {
       if (event && (event.type === "job_completed" || event.type === "job_failed")) {
         for (const key of ["stdout", "stderr"]) if (typeof event[key] === "string") this.jobLogs.add(event[key]);
       }
-      lines.push(event ? JSON.stringify(this.localised(event)) : line);
+      // What is not an event (a line a job broke) is not mirrored: the follower would skip it anyway.
+      if (event) lines.push(JSON.stringify(this.localised(event)));
     }
     if (lines.length > 0) this.append(this.local.events, `${lines.join("\n")}\n`);
     this.saveOffsets();
@@ -459,6 +462,8 @@ export class RemoteEngine {
           return await pullWorkspace(this.client, this.files, this.remoteFiles.workspace, this.local.workspace, this.runId, { logsOnly: this.state.results === "remote" });
         } catch (error) {
           this.hooks.log(`run ${this.runId}: bringing results back from cluster '${this.state.cluster_id}': ${describe(error)}`);
+          // With the link still up the failure is not the network's: trying again would fail again.
+          if (this.client) return undefined;
         }
       } else {
         this.reconnect("collecting the results");
