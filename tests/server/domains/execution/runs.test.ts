@@ -157,7 +157,7 @@ describe("creating a run", () => {
     const run = await waitForRun(base, created.id);
     expect(run).toMatchObject({ status: "completed", dry_run: true, counts: { total: 2, completed: 0 } });
     expect(existsSync(join(workspaceOf(run), "make.txt"))).toBe(false);
-    expect(expectData(await client.GET("/api/runs/{id}/results", { params: { path: { id: created.id } } }))).toEqual({ files: [], total_size_bytes: 0, truncated: false });
+    expect(expectData(await client.GET("/api/runs/{id}/results", { params: { path: { id: created.id } } }))).toEqual({ files: [], total_size_bytes: 0, truncated: false, remote: null });
   });
 });
 
