@@ -15,7 +15,8 @@
 #   - the queue all.q (hostgroup @allhosts) with GRIDENGINE_SLOTS slots, no load thresholds (a busy test
 #     machine would otherwise put it in alarm state and hold every job), and the parallel environment `smp`
 #     (`$pe_slots`) that strand's `#$ -pe smp N` asks for; the queue keeps Grid Engine's default
-#     shell_start_mode posix_compliant with /bin/sh, as on most sites, so a job's own `-S` counts;
+#     shell_start_mode posix_compliant with /bin/sh, as most sites do, so a job script runs under bash only
+#     when it says so (`#$ -S /bin/bash`), as it must there;
 #   - the scheduler runs every second, and accounting (what `qacct` reads, in
 #     /var/lib/gridengine/default/common/accounting) is flushed every 3 s instead of 15 s: still later than the
 #     job leaves qstat, as on a real site, but quicker for tests.
@@ -68,9 +69,11 @@ ANSWERS
     if [ ! -e /usr/sbin/policy-rc.d ]; then
       policy=/usr/sbin/policy-rc.d; printf '#!/bin/sh\nexit 101\n' > "$policy"; chmod 755 "$policy"
     fi
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    local installed=0
+    # shellcheck disable=SC2086 # $missing is a list of package names
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null || installed=$?
     [ -z "$policy" ] || rm -f "$policy"
+    [ "$installed" = 0 ] || { echo "gridengine-local.sh: installing$missing failed" >&2; exit 1; }
   fi
   # Installed before without "configure automatically": the cluster was never created.
   if [ ! -e "$SPOOL/spooldb/sge" ]; then
@@ -170,10 +173,13 @@ edit_conf() {
   wanted=$(printf '%s\n' "$now" | sed -e "$script")
   [ "$(printf '%s' "$now" | tr -s ' \t' '  ')" = "$(printf '%s' "$wanted" | tr -s ' \t' '  ')" ] && return 0
   printf '%s\n' "$wanted" > "$DIR/$name"
+  # shellcheck disable=SC2086 # $load is a command with its options
   quiet $load "$DIR/$name"
 }
 
-in_list() { grep -qx "$1"; }
+# whether a line of the input is exactly $1 (reads all of it: a reader that stops early could make the
+# writer fail with SIGPIPE, which pipefail would report as "not listed")
+in_list() { grep -x -- "$1" >/dev/null; }
 
 configure() {
   local me; me=$(id -un)
@@ -193,6 +199,7 @@ configure() {
     quiet qconf -Ae "$DIR/exechost"
   fi
   if ! qconf -sp smp >/dev/null 2>&1; then
+    # shellcheck disable=SC2016 # $pe_slots is Grid Engine's word, not a variable
     printf '%s\n' "pe_name smp" "slots 9999" "user_lists NONE" "xuser_lists NONE" "start_proc_args NONE" "stop_proc_args NONE" \
       'allocation_rule $pe_slots' "control_slaves FALSE" "job_is_first_task TRUE" "urgency_slots min" "accounting_summary FALSE" "qsort_args NONE" > "$DIR/pe-smp"
     quiet qconf -Ap "$DIR/pe-smp"
