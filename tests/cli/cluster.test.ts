@@ -142,7 +142,7 @@ describe("strand cluster submit", () => {
     const folder = project();
     const dry = await runStrand(["cluster", "submit", ".", "-b", "sge", "--dry-run", "--with-dependencies"], { cwd: folder.dir });
     expect(dry.exitCode).toBe(0);
-    expect(dry.stdout).toContain("── cluster_scripts/merge.sh\n#!/bin/bash\n#$ -N merge-3\n#$ -pe smp 1\n#$ -l gpu=1\n#$ -l h_rt=00:30:00\n");
+    expect(dry.stdout).toContain("── cluster_scripts/merge.sh\n#!/bin/bash\n#$ -N merge-3\n#$ -S /bin/bash\n#$ -pe smp 1\n#$ -l gpu=1\n#$ -l h_rt=00:30:00\n");
     expect(dry.stdout).toContain("── cluster_scripts/submit.sh\n#!/bin/bash\n");
     expect(dry.stdout).toMatch(/\(dry run\) would write 3 SGE job script\(s\) to cluster_scripts and submit.sh\n$/);
     expect(existsSync(folder.path("cluster_scripts"))).toBe(false);

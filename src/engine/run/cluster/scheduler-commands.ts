@@ -55,9 +55,13 @@ export function firstLine(text: string): string | undefined {
   return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
 }
 
-// Failures a retry cannot fix: the request itself is wrong, so retrying only delays the error.
+// Failures a retry cannot fix: the request itself is wrong, so retrying only delays the error. Grid Engine's
+// qsub (real GE 8.1.9) says "Unable to run job: Job was rejected because job requests unknown queue …",
+// "… job rejected: the requested parallel environment … does not exist", "… unknown resource "gpu"" and
+// "… attribute "h_vmem" is not a memory value"; its "Unable to run job: failed receiving gdi request …" is a
+// qmaster that did not answer, worth retrying.
 const PERMANENT_FAILURE =
-  /invalid (account|partition|qos|generic resource|gres|feature|node name|option|dependency|time limit)|unrecognized option|unknown option|illegal option|requested node configuration is not available|more processors requested than permitted|memory specification can not be satisfied|permission denied|no such file/i;
+  /invalid (account|partition|qos|generic resource|gres|feature|node name|option|dependency|time limit)|unrecognized option|unknown option|illegal option|requested node configuration is not available|more processors requested than permitted|memory specification can not be satisfied|permission denied|no such file|job (?:was )?rejected|unknown resource|is not a \w+ value/i;
 
 /** Whether a failed command is worth trying again. */
 export function isTransientFailure(stderr: string): boolean {

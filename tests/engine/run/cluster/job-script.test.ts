@@ -113,6 +113,7 @@ describe("SGE directives", () => {
   it("writes separate -l lines and no account", () => {
     expect(jobDirectives("sge", { ...BASE, cluster: { ...BASE.cluster!, gpu: 1 } })).toEqual([
       "#$ -N strand-r1-7",
+      "#$ -S /bin/bash",
       "#$ -pe smp 8",
       "#$ -l h_vmem=16G",
       "#$ -l gpu=1",

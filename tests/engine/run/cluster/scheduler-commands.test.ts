@@ -139,5 +139,12 @@ describe("backoff", () => {
     expect(isTransientFailure("sbatch: error: Batch job submission failed: Invalid partition name specified")).toBe(false);
     expect(isTransientFailure("sbatch: unrecognized option '--bogus'")).toBe(false);
     expect(isTransientFailure("qsub: Unknown option")).toBe(false);
+    // Grid Engine's qsub, as real GE 8.1.9 words its refusals and a qmaster that does not answer
+    expect(isTransientFailure('Unable to run job: Job was rejected because job requests unknown queue "no-such-queue"\nExiting.')).toBe(false);
+    expect(isTransientFailure('Unable to run job: job rejected: the requested parallel environment "nosuch" does not exist\nExiting.')).toBe(false);
+    expect(isTransientFailure('Unable to run job: unknown resource "gpu"\nExiting.')).toBe(false);
+    expect(isTransientFailure('Unable to run job: attribute "h_vmem" is not a memory value\nExiting.')).toBe(false);
+    expect(isTransientFailure("Unable to run job: failed receiving gdi request response for mid=1 (got no message).\nExiting.")).toBe(true);
+    expect(isTransientFailure('error: commlib error: got select error (Connection refused)\nerror: unable to send message to qmaster using port 6444 on host "vm": got send error')).toBe(true);
   });
 });

@@ -3,10 +3,10 @@
  * native states mapped onto the engine's states with exit codes, and the status calls each backend makes
  * (with recorded scheduler output).
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { lsfStatus, parseBjobs, parseBsubId } from "../../../../src/engine/run/cluster/schedulers/lsf.js";
 import { parseQstatFull, parseQsubId, pbsStatus } from "../../../../src/engine/run/cluster/schedulers/pbs.js";
-import { parseQacct, parseSgeQstat, parseSgeQsubId, sgeQueueStatus } from "../../../../src/engine/run/cluster/schedulers/sge.js";
+import { parseQacct, parseSgeQstat, parseSgeQsubId, parseSgeZombieNames, SGE_ACCOUNTING_WAIT_MS, sgeQueueStatus } from "../../../../src/engine/run/cluster/schedulers/sge.js";
 import { parseSacct, parseSbatchId, parseScontrol, parseSqueue, slurmExitCode, slurmStatus } from "../../../../src/engine/run/cluster/schedulers/slurm.js";
 import { createBackend } from "../../../../src/engine/run/cluster/scheduler-registry.js";
 import type { CommandLine, CommandOutcome, RunSchedulerCommand } from "../../../../src/engine/run/cluster/scheduler-commands.js";
@@ -227,13 +227,67 @@ describe("SGE states", () => {
     expect(parseQacct("error: job id 4248 not found\n")).toBeUndefined();
   });
 
+  it("puts Grid Engine's reason for a failure into the state word (qacct of real GE 8.1.9)", () => {
+    const walltime = "jobname      late-1              \nfailed       37  : qmaster enforced h_rt, h_cpu, or h_vmem limit\nexit_status  137                  (Killed)\n";
+    expect(parseQacct(walltime)).toEqual({ state: "failed", exitCode: 137, native: "failed=37 (qmaster enforced h_rt, h_cpu, or h_vmem limit) exit_status=137" });
+    expect(parseQacct("failed       100 : assumedly after job\nexit_status  137                  (Killed)\n")?.native).toBe("failed=100 (assumedly after job) exit_status=137");
+  });
+
   it("asks qstat once, then qacct for jobs that left the queue", async () => {
     const { run, calls } = scripted({ qstat: { stdout: SGE_QSTAT }, qacct: { stdout: "jobnumber    4250\nfailed       0\nexit_status  0\n" } });
     const statuses = await createBackend("sge").queryStatus(["4242", "4243", "4250"], run);
     expect(statuses.get("4242")?.state).toBe("running");
     expect(statuses.get("4243")?.state).toBe("pending");
     expect(statuses.get("4250")?.state).toBe("succeeded");
-    expect(calls.map((call) => [call.file, ...call.args].join(" "))).toEqual(["qstat", "qacct -j 4250"]);
+    expect(calls.map((call) => [call.file, ...call.args].join(" "))).toEqual(["qstat -s prsz", "qacct -j 4250"]);
+  });
+});
+
+// `qstat -s prsz` of real GE 8.1.9: 4260 has ended and qmaster has not yet written its accounting record
+// (that waits for reporting_params' flush_time, 15 s by default); 4261 was deleted before it ever ran.
+const SGE_QSTAT_FINISHED = `job-ID  prior   name       user         state submit/start at     queue                          slots ja-task-ID
+-----------------------------------------------------------------------------------------------------------------
+   4242 0.55500 align_S1   alice        r     01/01/2024 10:00:00 all.q@node1                        8
+   4260 0.00000 hello-1    alice        z     01/01/2024 10:00:06                                    1
+   4261 0.00000 held-2     alice        z     01/01/2024 10:00:59                                    1
+`;
+const QACCT_NOT_FOUND: Partial<CommandOutcome> = { stdout: "", stderr: "error: job id 4260 not found\n", exitCode: 1 };
+
+describe("SGE jobs that have left the queue", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("keeps a finished job running until its accounting record is written, then takes its exit code", async () => {
+    const backend = createBackend("sge");
+    const before = await backend.queryStatus(["4242", "4260"], scripted({ qstat: { stdout: SGE_QSTAT_FINISHED }, qacct: QACCT_NOT_FOUND }).run);
+    expect(before.get("4260")).toEqual({ state: "running", exitCode: null, native: "z (ended; not yet accounted)" });
+    const after = await backend.queryStatus(["4260"], scripted({ qstat: { stdout: SGE_QSTAT_FINISHED }, qacct: { stdout: "jobnumber    4260\nfailed       0    \nexit_status  5                   \n" } }).run);
+    expect(after.get("4260")).toEqual({ state: "failed", exitCode: 5, native: "failed=0 exit_status=5" });
+  });
+
+  it("gives up waiting for a record after SGE_ACCOUNTING_WAIT_MS: the job is then unknown", async () => {
+    const backend = createBackend("sge");
+    const now = vi.spyOn(Date, "now").mockReturnValue(1_000_000);
+    const poll = () => backend.queryStatus(["4260"], scripted({ qstat: { stdout: SGE_QSTAT_FINISHED }, qacct: QACCT_NOT_FOUND }).run);
+    expect((await poll()).get("4260")?.state).toBe("running");
+    now.mockReturnValue(1_000_000 + SGE_ACCOUNTING_WAIT_MS);
+    expect((await poll()).get("4260")?.state).toBe("running");
+    now.mockReturnValue(1_000_001 + SGE_ACCOUNTING_WAIT_MS);
+    expect((await poll()).has("4260")).toBe(false);
+    expect((await poll()).has("4260")).toBe(false);
+  });
+
+  it("takes a job it asked qdel to delete, listed as finished without a record, as cancelled", async () => {
+    const backend = createBackend("sge");
+    expect(backend.cancelCommand(["4261"])).toEqual({ file: "qdel", args: ["4261"] });
+    const statuses = await backend.queryStatus(["4261"], scripted({ qstat: { stdout: SGE_QSTAT_FINISHED }, qacct: QACCT_NOT_FOUND }).run);
+    expect(statuses.get("4261")).toEqual({ state: "cancelled", exitCode: null, native: "z (deleted)" });
+  });
+
+  it("leaves a job neither qstat nor qacct knows unknown, also before a new cluster's first record (no accounting file)", async () => {
+    const fresh = scripted({ qstat: { stdout: "" }, qacct: { stdout: "no jobs running since startup\n", stderr: "/var/lib/gridengine/default/common/accounting: No such file or directory\n", exitCode: 1 } });
+    const statuses = await createBackend("sge").queryStatus(["4270"], fresh.run);
+    expect(statuses.size).toBe(0);
+    expect(fresh.calls.map((call) => [call.file, ...call.args].join(" "))).toEqual(["qstat -s prsz", "qacct -j 4270"]);
   });
 });
 
@@ -291,6 +345,13 @@ describe("a job's name at the scheduler (to tell a run's own jobs from others')"
     expect(await createBackend("sge").jobName("4250", scripted({ qstat: { stdout: "job_number:                 4250\njob_name:                   strand-r1-5\n" } }).run)).toBe("strand-r1-5");
     const finished = scripted({ qstat: { stdout: "", stderr: "Following jobs do not exist: 4251", exitCode: 1 }, qacct: { stdout: "jobname      strand-r1-6\nexit_status  0\n" } });
     expect(await createBackend("sge").jobName("4251", finished.run)).toBe("strand-r1-6");
+    // Ended, not yet accounted: qmaster still lists it among the finished jobs, with its whole name in -xml.
+    const zombies = `<?xml version='1.0'?>\n<job_info>\n  <queue_info>\n  </queue_info>\n  <job_info>\n    <job_list state="zombie">\n      <JB_job_number>4252</JB_job_number>\n      <JAT_prio>0.00000</JAT_prio>\n      <JB_name>strand-cohort-7-12</JB_name>\n      <JB_owner>root</JB_owner>\n      <state>z</state>\n    </job_list>\n  </job_info>\n</job_info>\n`;
+    expect([...parseSgeZombieNames(zombies)]).toEqual([["4252", "strand-cohort-7-12"]]);
+    const ended = scripted({ qstat: { stdout: zombies }, qacct: { stdout: "", stderr: "error: job id 4252 not found", exitCode: 1 } });
+    // (the table answers qstat -j with the same text, which names no job_name)
+    expect(await createBackend("sge").jobName("4252", ended.run)).toBe("strand-cohort-7-12");
+    expect(ended.calls.map((call) => [call.file, ...call.args].join(" "))).toEqual(["qstat -j 4252", "qstat -s z -xml"]);
     expect(await createBackend("lsf").jobName("9001", scripted({ bjobs: { stdout: "strand-r1-7\n" } }).run)).toBe("strand-r1-7");
   });
 });
