@@ -1740,6 +1740,13 @@ export interface components {
              */
             credential?: "key" | "path" | "none";
             enabled: boolean;
+            /** @description administrators only: the engine job's submit options */
+            engine_job_options?: string[];
+            /**
+             * @description where a run's engine runs: on the login node, or as a scheduler job
+             * @enum {string}
+             */
+            engine_placement: "login_node" | "job";
             host_key: components["schemas"]["ClusterHostKey"];
             id: string;
             max_runs_per_user: number | null;
@@ -2962,6 +2969,12 @@ export interface components {
                 /** @enum {string} */
                 state: "connecting" | "connected" | "reconnecting" | "refused" | "closed";
             } | null;
+            /** @description the scheduler job the remote engine runs in, on a cluster that places engines in jobs (null: it runs on the login node); queued until the scheduler starts it */
+            engine_job: {
+                id: string;
+                /** @enum {string} */
+                state: "queued" | "running" | "ended";
+            } | null;
             /** @enum {string} */
             phase: "staging" | "running" | "collecting" | "done";
             /**
@@ -3079,6 +3092,19 @@ export interface components {
             confirm_host_key?: boolean;
             /** @description default true */
             enabled?: boolean;
+            /**
+             * @description more options for the submit command of the engine's job, one word each (e.g. ["--partition=long", "--time=7-00:00:00"]); default none
+             * @example [
+             *       "--time=2-00:00:00",
+             *       "--mem=4G"
+             *     ]
+             */
+            engine_job_options?: string[];
+            /**
+             * @description login_node (default): a run's engine runs on the login node, detached; job: it is submitted as a job of the cluster's scheduler (for sites that allow no long-running processes on login nodes)
+             * @enum {string}
+             */
+            engine_placement?: "login_node" | "job";
             /**
              * @description pins the host key (null unpins it); a run starts only on a cluster with a pinned key
              * @example SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s

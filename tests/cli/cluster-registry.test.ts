@@ -45,8 +45,12 @@ describe.skipIf(!SSHD_AVAILABLE)("strand cluster: the registry of remote cluster
     expect(data.ok).toBe(true);
     expect(data.data.free_bytes).toBeGreaterThan(0);
 
+    // Submit options are taken word by word as given, commas and all.
+    const placed = await runStrand(["cluster", "add", "loop", "--scheduler", "slurm", "--engine-placement", "job", "--engine-job-option=--time=3-00:00:00", "--engine-job-option=--gres=gpu:1,mps:100", "--json"], { env });
+    expect(placed.exitCode, placed.stderr).toBe(0);
+    expect(parseJson<{ data: { cluster: unknown } }>(placed).data.cluster).toMatchObject({ scheduler: "slurm", engine_placement: "job", engine_job_options: ["--time=3-00:00:00", "--gres=gpu:1,mps:100"] });
     const list = await runStrand(["cluster", "list"], { env });
-    expect(list.stdout).toMatch(/^loop\s+\S+@127\.0\.0\.1:\d+/m);
+    expect(list.stdout).toMatch(/^loop\s+\S+@127\.0\.0\.1:\d+\s+slurm\s+engine as a job, host key pinned/m);
     expect(list.stdout + list.stderr).not.toContain("PRIVATE KEY");
     expect((await runStrand(["cluster", "remove", "loop"], { env })).stdout).toContain("removed cluster 'loop'");
     const again = await runStrand(["cluster", "remove", "loop"], { env });

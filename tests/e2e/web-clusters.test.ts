@@ -116,4 +116,27 @@ describe.skipIf(CHROMIUM_PATH === undefined || !SSHD_AVAILABLE)("remote clusters
     expect(web.problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("lets an administrator run the cluster's engines as scheduler jobs, with their submit options", async () => {
+    const page = await web.open("/clusters");
+    const card = page.getByRole("article", { name: "Loopback cluster" });
+    await card.getByText("runs on the login node").waitFor();
+    await card.getByRole("button", { name: "Edit Loopback cluster" }).click();
+    // Without a scheduler there is no job to run the engine in.
+    expect(await page.getByRole("option", { name: "Submitted as a batch job" }).isDisabled()).toBe(true);
+    await page.getByLabel("Scheduler").selectOption("slurm");
+    await page.getByLabel(/^Engine(?! job's)/).selectOption("job");
+    await page.getByLabel("Engine job's submit options").fill("--time=2-00:00:00  --mem=4G");
+    await web.screenshot(page, "clusters-engine-job");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").getByText("Saved Loopback cluster.").waitFor();
+    await card.getByText("runs as a batch job").waitFor();
+    await card.getByText("(--time=2-00:00:00 --mem=4G)").waitFor();
+    const saved = (await serviceClient(service.url).GET("/api/clusters")).data ?? [];
+    expect(saved.find((cluster) => cluster.id === "loopback")).toMatchObject({ engine_placement: "job", engine_job_options: ["--time=2-00:00:00", "--mem=4G"] });
+    expect(await web.accessibilityViolations(page)).toEqual([]);
+    expect(web.problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
+

@@ -30,6 +30,14 @@ export const REGISTRY_OPTIONS: OptionSpec[] = [
   { name: "host-key", value: true, placeholder: "SHA256:…", description: "add: the host key's fingerprint to pin (ssh-keygen -lf)" },
   { name: "scheduler", value: true, placeholder: "auto|slurm|pbs|sge|lsf|none", description: "add: the cluster's scheduler (default auto)" },
   { name: "name", value: true, placeholder: "TEXT", description: "add: a name to show (default: the id)" },
+  { name: "engine-placement", value: true, placeholder: "login_node|job", description: "add: run each run's engine on the login node (default) or as a scheduler job" },
+  {
+    name: "engine-job-option",
+    value: true,
+    repeat: true,
+    placeholder: "OPTION",
+    description: "add: one submit option for the engine's job, one word each, repeated for more (--engine-job-option=--time=2-00:00:00)",
+  },
 ];
 
 /** Whether a `strand cluster` subcommand belongs to the registry. */
@@ -100,6 +108,9 @@ async function addBody(id: string, args: ParsedArgs): Promise<Record<string, unk
     key_path: optionValue(args, "key-path"),
     host_key_sha256: optionValue(args, "host-key"),
     scheduler: optionValue(args, "scheduler"),
+    engine_placement: optionValue(args, "engine-placement"),
+    // Each given value is one word as written (submit options hold commas: -l nodes=1,walltime=…).
+    engine_job_options: args.options.get("engine-job-option"),
   };
   if (keyFile !== undefined) {
     body.private_key = await readFile(keyFile, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -111,7 +122,7 @@ async function addBody(id: string, args: ParsedArgs): Promise<Record<string, unk
 
 function describe(cluster: ClusterView): string {
   const where = `${cluster.ssh_user ? `${cluster.ssh_user}@` : ""}${cluster.ssh_host}:${cluster.ssh_port}`;
-  return `${cluster.id.padEnd(16)} ${where.padEnd(32)} ${cluster.scheduler.padEnd(6)} host key ${cluster.host_key.state}${cluster.host_key.pinned ? ` ${cluster.host_key.pinned}` : ""}${cluster.enabled ? "" : "  (disabled)"}`;
+  return `${cluster.id.padEnd(16)} ${where.padEnd(32)} ${cluster.scheduler.padEnd(6)}${cluster.engine_placement === "job" ? " engine as a job," : ""} host key ${cluster.host_key.state}${cluster.host_key.pinned ? ` ${cluster.host_key.pinned}` : ""}${cluster.enabled ? "" : "  (disabled)"}`;
 }
 
 function printProbe(output: Output, probe: ClusterProbe): void {

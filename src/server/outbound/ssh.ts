@@ -76,8 +76,8 @@ export interface RemoteResult {
   stderr: string;
 }
 
-/** Runs one command on the connection, bounded in time and in output (the rest is dropped). */
-export function runRemote(client: Client, command: string, options: { timeoutMs?: number; maxBytes?: number } = {}): Promise<RemoteResult> {
+/** Runs one command on the connection, bounded in time and in output (the rest is dropped); `stdin` is its whole input. */
+export function runRemote(client: Client, command: string, options: { timeoutMs?: number; maxBytes?: number; stdin?: string } = {}): Promise<RemoteResult> {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
     client.exec(command, (error, stream) => {
@@ -96,6 +96,7 @@ export function runRemote(client: Client, command: string, options: { timeoutMs?
       }, options.timeoutMs ?? 30_000);
       stream.on("data", keep(out));
       stream.stderr.on("data", keep(err));
+      if (options.stdin !== undefined) stream.end(options.stdin);
       // The exit status arrives as its own message (`exit`); `close` may come with or without it.
       let exitCode: number | null = null;
       stream.on("exit", (code: number | null) => (exitCode = typeof code === "number" ? code : exitCode));

@@ -32,7 +32,7 @@ import { isSchedulerTarget } from "./run-targets.js";
 import { RunProgress } from "./run-progress.js";
 import { readWorkspaceFile, readWorkspaceJson, readWorkspaceTail } from "./workspace-reader.js";
 import { REMOTE_LISTING_MAX, remoteResultsPath } from "./remote/remote-results.js";
-import { noteInEngineLog, RemoteEngine, RemoteStartError, type RemoteClusters, type RemoteConnection } from "./remote/remote-engine.js";
+import { noteInEngineLog, RemoteEngine, remoteEngineStarted, RemoteStartError, type RemoteClusters, type RemoteConnection } from "./remote/remote-engine.js";
 import { megabytes, WorkspaceQuota } from "./workspace-quota.js";
 
 const STRAND_BIN = fileURLToPath(new URL("../../../bin/strand.js", import.meta.url));
@@ -358,6 +358,8 @@ export class RunSupervisor {
     const { run } = supervised;
     const engine = new RemoteEngine(this.options.remote!, state, run.id, supervised.files, {
       log: (line) => this.options.log?.(line),
+      onState: (now) => this.write(supervised, { remote: now }),
+      note: (line) => noteInEngineLog(supervised.files, line),
       onConnection: (connection) => {
         if (connection.state === "closed") return;
         const { state: now, attempts, error, retry_at } = connection;
@@ -455,7 +457,7 @@ export class RunSupervisor {
     const grace = this.options.cancelGraceMs ?? 10_000;
     if (supervised.remote) {
       // Before the remote engine has a process id, launchRemote cancels it once it has one.
-      if (supervised.remote.state.pid === null || supervised.cancelTimers.length > 0) return;
+      if (!remoteEngineStarted(supervised.remote.state) || supervised.cancelTimers.length > 0) return;
       this.signal(runId, "SIGTERM");
       const again = setTimeout(() => this.signal(runId, "SIGTERM"), grace);
       const kill = setTimeout(() => this.signal(runId, "SIGKILL"), grace * 2);
@@ -546,7 +548,7 @@ export class RunSupervisor {
 
   /** Follows a remote run again after a restart: its engine on the cluster did not stop with the service. */
   private async recoverRemote(supervised: Supervised, remote: NonNullable<Run["remote"]>): Promise<void> {
-    if (!this.options.remote || remote.workspace === null || remote.pid === null || remote.phase === "staging") {
+    if (!this.options.remote || remote.workspace === null || !remoteEngineStarted(remote) || remote.phase === "staging") {
       const reason = this.options.remote ? `the service stopped while the run was being started on cluster '${remote.cluster_id}'; retry it` : "this service is not set up to run on remote clusters";
       await this.finish(supervised, null, reason);
       return;

@@ -112,6 +112,11 @@ function ClusterCard({ cluster, admin, onEdit }: { cluster: Cluster; admin: bool
         </dd>
         <dt>Scheduler</dt>
         <dd>{SCHEDULERS.find((entry) => entry.value === cluster.scheduler)?.label ?? cluster.scheduler}</dd>
+        <dt>Engine</dt>
+        <dd>
+          {cluster.engine_placement === "job" ? "runs as a batch job" : "runs on the login node"}
+          {cluster.engine_placement === "job" && cluster.engine_job_options && cluster.engine_job_options.length > 0 ? <span className="mono"> ({cluster.engine_job_options.join(" ")})</span> : null}
+        </dd>
         <dt>Results</dt>
         <dd>{cluster.results === "pull" ? "brought back when a run ends" : "left on the cluster"}</dd>
         {cluster.remote_dir ? (
@@ -199,6 +204,8 @@ function ClusterForm({ editing, onSaved, onCancel }: { editing: Cluster | null; 
     hostKey: "",
     scheduler: (editing?.scheduler ?? "auto") as NonNullable<ClusterChange["scheduler"]>,
     results: (editing?.results ?? "pull") as NonNullable<ClusterChange["results"]>,
+    placement: (editing?.engine_placement ?? "login_node") as NonNullable<ClusterChange["engine_placement"]>,
+    jobOptions: (editing?.engine_job_options ?? []).join(" "),
     maxRuns: editing?.max_runs_per_user == null ? "" : String(editing.max_runs_per_user),
     enabled: editing?.enabled ?? true,
   });
@@ -216,6 +223,9 @@ function ClusterForm({ editing, onSaved, onCancel }: { editing: Cluster | null; 
       remote_dir: fields.remoteDir.trim() || undefined,
       scheduler: fields.scheduler,
       results: fields.results,
+      engine_placement: fields.placement,
+      // One option per word, as the scheduler's own command line takes them.
+      engine_job_options: fields.jobOptions.split(/\s+/).filter(Boolean),
       enabled: fields.enabled,
       max_runs_per_user: fields.maxRuns.trim() ? Number(fields.maxRuns) : null,
     };
@@ -294,6 +304,24 @@ function ClusterForm({ editing, onSaved, onCancel }: { editing: Cluster | null; 
             <input type="number" min={1} value={fields.maxRuns} onChange={(event) => set({ maxRuns: event.target.value })} placeholder="no limit" />
           </label>
         </div>
+        <div className="form-row">
+          <label>
+            Engine
+            <select value={fields.placement} onChange={(event) => set({ placement: event.target.value as typeof fields.placement })} aria-describedby={`${formId}-engine-hint`}>
+              <option value="login_node">On the login node</option>
+              <option value="job" disabled={fields.scheduler === "none"}>
+                Submitted as a batch job
+              </option>
+            </select>
+          </label>
+          <label>
+            Engine job's submit options
+            <input value={fields.jobOptions} onChange={(event) => set({ jobOptions: event.target.value })} disabled={fields.placement !== "job"} spellCheck={false} placeholder="--time=2-00:00:00 --mem=4G" className="mono" />
+          </label>
+        </div>
+        <p id={`${formId}-engine-hint`} className="muted">
+          Each run has one engine, which submits its jobs and follows them. Where the cluster allows no long-running processes on its login node, submit it as a batch job: give it time for the whole run (and the memory and partition it needs) in the submit options.
+        </p>
         <label className="check">
           <input type="checkbox" checked={fields.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled: users may start runs there
         </label>

@@ -154,6 +154,7 @@ function RemotePlace({ remote, ended }: { remote: NonNullable<RunDetail["remote"
             {remote.cluster_id}
           </Link>
           {jobs}
+          {remote.engine_job ? <span className="muted"> · its engine is job {remote.engine_job.id}{ended ? "" : remote.engine_job.state === "queued" ? ", waiting in the queue" : remote.engine_job.state === "running" ? ", running" : ", ended"}</span> : null}
           {ended && remote.phase === "done" ? null : <span className="muted"> · {REMOTE_PHASE_WORDS[remote.phase]}</span>}
           {remote.phase === "done" ? <span className="muted"> · results {remote.results === "pull" ? "brought back" : "left on the cluster"}</span> : null}
         </dd>

@@ -2,7 +2,9 @@
  * A run sent to a remote cluster whose login node has SLURM: a real sshd on loopback in front of the real
  * one-node SLURM cluster. The cluster is registered with scheduler `auto`, so the service finds SLURM there
  * itself; the remote engine submits every job to it, the run completes with live status and its results come
- * back; a cancel scancels the job in flight and leaves no process behind.
+ * back; a cancel scancels the job in flight and leaves no process behind. A cluster that places engines in
+ * scheduler jobs (engine_placement = "job") runs the engine itself as a SLURM job, which takes the service's
+ * cancel through its signal files, and is scancelled outright while it still waits in the queue.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -66,6 +68,13 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
       body: { id: "slurm-login", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "auto" },
     });
     expect(saved.status).toBe(200);
+    for (const [id, options] of [["slurm-jobs", []], ["slurm-held", ["--hold"]]] as const) {
+      const placed = await team.call("admin", "POST", "/api/clusters", {
+        body: { id, ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "slurm", engine_placement: "job", engine_job_options: options },
+      });
+      expect(placed.status).toBe(200);
+      expect(placed.body).toMatchObject({ engine_placement: "job", engine_job_options: options });
+    }
   }, 600_000);
   afterAll(async () => {
     await team?.close();
@@ -114,5 +123,72 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
       if (Date.now() > gone) throw new Error(`the run left work behind: ${(await slurmJobNames()).join(", ")}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  }, 240_000);
+
+  /** What SLURM's accounting says of a job: its name and state. */
+  const accounted = async (jobId: string) => {
+    const result = await execa("sacct", ["-n", "-P", "-X", "-o", "JobName,State", "-j", jobId], { reject: false });
+    const [name, state] = String(result.stdout).trim().split("\n")[0]?.split("|") ?? [];
+    return { name, state };
+  };
+
+  it("runs the engine itself as a SLURM job when the cluster asks for that, which submits the run's jobs", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE, cluster_id: "slurm-jobs", jobs: 4, target: { type: "slurm", poll_interval: "1s" } } });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, counts: { total: 3, completed: 3, failed: 0 }, remote: { cluster_id: "slurm-jobs", scheduler: "slurm", phase: "done", engine_job: { id: expect.stringMatching(/^\d+$/) } } });
+    const engineJob = (run.remote as { engine_job: { id: string } }).engine_job.id;
+    expect(await accounted(engineJob)).toMatchObject({ name: `strand-${id}-engine` });
+    const log = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
+    expect((log.body.lines as string[]).join("\n")).toContain(`submitted to slurm on slurm-jobs as job ${engineJob}`);
+    const merged = await team.call("user", "GET", `/api/runs/${id}/files?path=merged.txt`);
+    expect(merged.text).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
+  }, 240_000);
+
+  it("cancels a run whose engine is a SLURM job: the engine hears it, scancels its jobs, and nothing is left", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "slurm-jobs", target: { type: "slurm", poll_interval: "1s" } } });
+    const id = String(created.body.id);
+    const deadline = Date.now() + 120_000;
+    // The engine's job and the pipeline's job both reach SLURM.
+    while ((await slurmJobNames()).filter((name) => name.includes(id)).length < 2) {
+      if (Date.now() > deadline) throw new Error(`the run's jobs never reached SLURM: ${(await slurmJobNames()).join(", ")}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect((await team.call("user", "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
+    const run = await settle(id);
+    const gone = Date.now() + 60_000;
+    while ((await slurmJobNames()).some((name) => name.includes(id))) {
+      if (Date.now() > gone) throw new Error(`the run left jobs behind: ${(await slurmJobNames()).join(", ")}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const engineJob = (run.remote as { engine_job: { id: string } }).engine_job.id;
+    // The engine ended by itself on the service's signal (its exit code is kept), not by a scancel of its job.
+    const events = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
+    expect((events.body.lines as string[]).join("\n")).not.toContain("without an exit code");
+    expect((await accounted(engineJob)).state).not.toMatch(/RUNNING|PENDING/);
+  }, 240_000);
+
+  it("scancels a run's engine job that still waits in the queue, and the run ends cancelled", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "slurm-held", target: { type: "slurm", poll_interval: "1s" } } });
+    const id = String(created.body.id);
+    const deadline = Date.now() + 120_000;
+    let view = await team.call("user", "GET", `/api/runs/${id}`);
+    while (!(view.body.remote as { engine_job?: unknown } | null)?.engine_job) {
+      if (Date.now() > deadline) throw new Error(`the engine's job was never submitted: ${view.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      view = await team.call("user", "GET", `/api/runs/${id}`);
+    }
+    const engineJob = (view.body.remote as { engine_job: { id: string; state: string } }).engine_job;
+    expect(engineJob.state).toBe("queued");
+    expect(await slurmJobNames()).toContain(`strand-${id}-engine`);
+    expect((await team.call("user", "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
+    expect(await settle(id)).toMatchObject({ status: "cancelled" });
+    const gone = Date.now() + 30_000;
+    while ((await slurmJobNames()).some((name) => name.includes(id))) {
+      if (Date.now() > gone) throw new Error(`the engine's job was left queued: ${(await slurmJobNames()).join(", ")}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect((await accounted(engineJob.id)).state).toMatch(/CANCELLED/);
   }, 240_000);
 });

@@ -62,6 +62,10 @@ export const RunRemoteSchema = z
     scheduler: z.string().nullable().openapi({ description: "the scheduler the remote engine submits jobs to (none: the login node runs them); null until the run started" }),
     results: z.enum(["pull", "remote"]).openapi({ description: "pull: results are brought back when the run ends; remote: they stay in the remote workspace" }),
     phase: z.enum(["staging", "running", "collecting", "done"]),
+    engine_job: z
+      .object({ id: z.string(), state: z.enum(["queued", "running", "ended"]) })
+      .nullable()
+      .openapi({ description: "the scheduler job the remote engine runs in, on a cluster that places engines in jobs (null: it runs on the login node); queued until the scheduler starts it" }),
     connection: z
       .object({
         state: z.enum(["connecting", "connected", "reconnecting", "refused", "closed"]),

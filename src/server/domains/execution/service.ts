@@ -23,7 +23,7 @@ import type { RunSupervisor } from "../../runner/supervisor.js";
 import type { RemoteConnection } from "../../runner/remote/remote-engine.js";
 import { readWorkspaceFile, readWorkspaceJson } from "../../runner/workspace-reader.js";
 import { isStoreError } from "../../store/store-error.js";
-import type { Run, RunReads, RunRemote, RunStatus, RunStore, RunTarget } from "../../store/runs/contract.js";
+import type { RemoteEngineJob, Run, RunReads, RunRemote, RunStatus, RunStore, RunTarget } from "../../store/runs/contract.js";
 import type { ClusterRecord } from "../../store/clusters/contract.js";
 import { allowedRunActions, isTerminalRunStatus, RUN_ACTION_FROM, runActionAllowed, type RunAction } from "../../store/runs/run-states.js";
 import type { PipelineReads, PipelineStore } from "../../store/pipelines/contract.js";
@@ -73,7 +73,7 @@ export type ExecutionReadContext = Omit<ExecutionContext, "store" | "supervisor"
 };
 
 /** A remote run's place as the API shows it: the remote process id stays inside; the connection is live. */
-export type RunRemoteView = Omit<RunRemote, "pid"> & { connection: RemoteConnection | null };
+export type RunRemoteView = Omit<RunRemote, "pid" | "engine_job"> & { engine_job: RemoteEngineJob | null; connection: RemoteConnection | null };
 
 /** A run as the API shows it: the runner's pid and file paths stay inside; the workspace is shown. */
 export type RunView = Omit<Run, "pid" | "events_path" | "request" | "remote"> & { dry_run: boolean; actions: RunAction[]; remote: RunRemoteView | null };
@@ -86,7 +86,7 @@ export function runView(context: Pick<ExecutionReadContext, "supervisor">, run: 
   let remoteView: RunRemoteView | null = null;
   if (remote) {
     const { pid: _remotePid, ...place } = remote;
-    remoteView = { ...place, connection: context.supervisor.remoteConnection(run.id) ?? null };
+    remoteView = { ...place, engine_job: place.engine_job ?? null, connection: context.supervisor.remoteConnection(run.id) ?? null };
   }
   return { ...shown, counts: live && !isTerminalRunStatus(run.status) ? live.counts() : run.counts, dry_run: dryRun, actions: allowedRunActions({ status: run.status, dry_run: dryRun }), remote: remoteView };
 }

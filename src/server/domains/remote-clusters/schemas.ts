@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { USER_ROLES } from "../../store/accounts/contract.js";
-import { CLUSTER_RESULTS, CLUSTER_SCHEDULERS } from "../../store/clusters/contract.js";
+import { CLUSTER_ENGINE_PLACEMENTS, CLUSTER_RESULTS, CLUSTER_SCHEDULERS } from "../../store/clusters/contract.js";
 
 /** Characters no registry field may hold: control characters and invisible format characters. */
 const NO_CONTROL = /^[^\p{Cc}\p{Cf}]*$/u;
@@ -66,6 +66,15 @@ export const SaveClusterBody = z
       .optional()
       .openapi({ description: "required when the cluster is new: per-user and per-run folders are made under it" }),
     results: z.enum(CLUSTER_RESULTS).optional().openapi({ description: "pull (default): results are copied back when a run ends; remote: left there, their paths listed" }),
+    engine_placement: z
+      .enum(CLUSTER_ENGINE_PLACEMENTS)
+      .optional()
+      .openapi({ description: "login_node (default): a run's engine runs on the login node, detached; job: it is submitted as a job of the cluster's scheduler (for sites that allow no long-running processes on login nodes)" }),
+    engine_job_options: z
+      .array(z.string().min(1).max(200).regex(NO_CONTROL, "no control characters"))
+      .max(32)
+      .optional()
+      .openapi({ description: "more options for the submit command of the engine's job, one word each (e.g. [\"--partition=long\", \"--time=7-00:00:00\"]); default none", example: ["--time=2-00:00:00", "--mem=4G"] }),
     max_runs_per_user: z.number().int().min(1).max(10_000).nullable().optional(),
     access: Access.optional(),
     enabled: z.boolean().optional().openapi({ description: "default true" }),
@@ -95,6 +104,8 @@ export const ClusterSchema = z
     scheduler: z.enum(CLUSTER_SCHEDULERS),
     remote_dir: z.string().optional().openapi({ description: "administrators only" }),
     results: z.enum(CLUSTER_RESULTS),
+    engine_placement: z.enum(CLUSTER_ENGINE_PLACEMENTS).openapi({ description: "where a run's engine runs: on the login node, or as a scheduler job" }),
+    engine_job_options: z.array(z.string()).optional().openapi({ description: "administrators only: the engine job's submit options" }),
     max_runs_per_user: z.number().int().nullable(),
     access: z.object({ roles: z.array(z.string()).nullable(), users: z.array(z.string()).nullable() }).optional().openapi({ description: "administrators only" }),
     enabled: z.boolean(),

@@ -97,6 +97,9 @@ export class ClusterRegistry {
   async save(caller: Caller, change: ClusterChange): Promise<ClusterView> {
     const existing = await this.store.getCluster(change.id);
     const input = existing ? this.changed(existing, change) : this.created(change);
+    if (input.engine_placement === "job" && input.scheduler === "none") {
+      throw new ServiceError("BAD_REQUEST", `cluster '${input.id}': engine_placement job needs a scheduler, and its scheduler is none`, { suggestion: 'set scheduler (or "auto"), or engine_placement "login_node"' });
+    }
     input.updated_by = caller.id || null;
     return viewOf(await this.store.putCluster(input), caller);
   }
@@ -193,6 +196,8 @@ export class ClusterRegistry {
       scheduler: change.scheduler ?? "auto",
       remote_dir: change.remote_dir!,
       results: change.results ?? "pull",
+      engine_placement: change.engine_placement ?? "login_node",
+      engine_job_options: change.engine_job_options ?? [],
       max_runs_per_user: change.max_runs_per_user ?? null,
       access: { roles: change.access?.roles ?? null, users: change.access?.users ?? null },
       enabled: change.enabled ?? true,
@@ -222,6 +227,8 @@ export class ClusterRegistry {
       scheduler: change.scheduler ?? existing.scheduler,
       remote_dir: change.remote_dir ?? existing.remote_dir,
       results: change.results ?? existing.results,
+      engine_placement: change.engine_placement ?? existing.engine_placement,
+      engine_job_options: change.engine_job_options ?? existing.engine_job_options,
       max_runs_per_user: change.max_runs_per_user === undefined ? existing.max_runs_per_user : change.max_runs_per_user,
       access: {
         roles: change.access?.roles === undefined ? existing.access.roles : change.access.roles,
@@ -259,6 +266,7 @@ function viewOf(record: ClusterRecord, caller: Caller): ClusterView {
     host_key: hostKeyState(record),
     scheduler: record.scheduler,
     results: record.results,
+    engine_placement: record.engine_placement,
     max_runs_per_user: record.max_runs_per_user,
     enabled: record.enabled,
     created_at: record.created_at,
@@ -266,5 +274,5 @@ function viewOf(record: ClusterRecord, caller: Caller): ClusterView {
   };
   if (!caller.admin) return shared;
   const credential = record.sealed_private_key ? "key" : record.key_path ? "path" : "none";
-  return { ...shared, ssh_user: record.ssh_user, credential, remote_dir: record.remote_dir, access: record.access };
+  return { ...shared, ssh_user: record.ssh_user, credential, remote_dir: record.remote_dir, engine_job_options: record.engine_job_options, access: record.access };
 }

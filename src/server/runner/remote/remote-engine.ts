@@ -20,14 +20,15 @@ import { connectCluster } from "../../outbound/cluster-login.js";
 import { RemoteFiles, runRemote, SshRefusal } from "../../outbound/ssh.js";
 import type { KeySealer } from "../../secret-box.js";
 import type { ClusterRecord, ClusterStore } from "../../store/clusters/contract.js";
-import type { RunRemote } from "../../store/runs/contract.js";
+import type { RemoteEngineJob, RunRemote } from "../../store/runs/contract.js";
 import { engineInvocation, type RunFiles, type RunRequest } from "../engine-command.js";
 import { EVENT_LINE_MAX_BYTES } from "../event-log-follower.js";
 import { appendLinkFree, assertLinkFree, openLinkFree, writeLinkFree } from "../link-guard.js";
 import { readWorkspaceJson } from "../workspace-reader.js";
 import { pullWorkspace, stageWorkspace, type SyncSummary } from "./file-sync.js";
 import { probeFacts, probeScript } from "./login-node.js";
-import { aliveCommand, killGroupCommand, remoteRunFiles, signalCommand, stagedEnginePath, startCommand, WRAPPER_SCRIPT, type RemoteRunFiles } from "./remote-commands.js";
+import { EngineJob, EngineJobError, remoteSchedulerCommands } from "./engine-job.js";
+import { aliveCommand, JOB_WRAPPER_SCRIPT, killGroupCommand, PATH_COMMAND, remoteRunFiles, signalCommand, stagedEnginePath, startCommand, WRAPPER_SCRIPT, type RemoteRunFiles } from "./remote-commands.js";
 
 /** What the service needs to reach clusters: the registry and the key that opens sealed credentials. */
 export interface RemoteClusters {
@@ -65,6 +66,20 @@ const JOB_LOG_MAX_BYTES = 16 * 1024 * 1024;
 /** How many polls pass between two checks that the remote engine is still alive. */
 const ALIVE_EVERY_POLLS = 5;
 
+/**
+ * How many checks in a row must find the engine's job ended without an exit code before the run ends: the
+ * wrapper writes it on a compute node, and a shared file system may show it to the login node a little later.
+ */
+const JOB_GONE_CHECKS = 3;
+
+/** The most of the engine job's own output copied into the run's log when the job ended without an exit code. */
+const JOB_OUTPUT_TAIL_BYTES = 4096;
+
+/** Whether a remote run's engine has been started (a process on the login node, or a job at the scheduler). */
+export function remoteEngineStarted(state: Pick<RunRemote, "pid" | "engine_job">): boolean {
+  return state.pid !== null || (state.engine_job ?? null) !== null;
+}
+
 /** The read positions of the mirror, kept beside it. */
 interface MirrorOffsets {
   events: number;
@@ -99,6 +114,9 @@ export class RemoteEngine {
   private readonly jobLogs = new Set<string>();
   private onEnd: ((code: number | null) => void) | undefined;
   private ended = false;
+  private engineJob: EngineJob | undefined;
+  private jobGoneChecks = 0;
+  private signalsSent = 0;
   readonly remoteFiles: RemoteRunFiles;
   connection: RemoteConnection = { state: "connecting", since: new Date().toISOString(), attempts: 0, error: null, retry_at: null };
 
@@ -112,6 +130,10 @@ export class RemoteEngine {
       onConnection: (connection: RemoteConnection) => void;
       /** Each piece of the remote engine's log as it arrives (the command line prints it). */
       onEngineLog?: (chunk: Buffer) => void;
+      /** The persisted state changed after the launch (the engine's job went from queued to running). */
+      onState?: (state: RunRemote & { workspace: string }) => void;
+      /** A note for the run's own log (the service's words among the engine's). */
+      note?: (line: string) => void;
     },
   ) {
     this.remoteFiles = remoteRunFiles(state.workspace, runId);
@@ -227,8 +249,10 @@ export class RemoteEngine {
       await files.mkdirs(posix.dirname(invocation.profile.path));
       await files.write(invocation.profile.path, invocation.profile.text);
     }
-    await files.write(remote.wrapper, WRAPPER_SCRIPT, 0o700);
     const env = { ...invocation.env, STRAND_REMOTE_SOURCES: "public", NO_COLOR: "1", FORCE_COLOR: "0" };
+    // A dry run only plans: it runs on the login node wherever the cluster places engines.
+    if (cluster.engine_placement === "job" && !request.dry_run) return this.submitEngine(cluster, scheduler, [...engine, ...invocation.args], env, localWorkspaceSummary);
+    await files.write(remote.wrapper, WRAPPER_SCRIPT, 0o700);
     await files.remove(remote.wrapperPid);
     const started = await runRemote(client, startCommand(remote, [...engine, ...invocation.args], env, request.dry_run ? remoteRun.dryRunPlan : undefined), { timeoutMs: 60_000 }).catch((error: unknown) => ({ code: null, stdout: "", stderr: describe(error) }));
     let pid = Number(started.stdout.trim().split("\n").pop());
@@ -240,6 +264,54 @@ export class RemoteEngine {
     localWorkspaceSummary(`strand service: the engine runs on ${cluster.id} (${facts.hostname ?? cluster.ssh_host}) as process ${pid}, jobs ${scheduler === "none" ? "on the login node" : `submitted to ${scheduler}`}`);
     this.state = { ...this.state, pid, scheduler, phase: "running" };
     return this.state;
+  }
+
+  /**
+   * Submits the engine as a job of the cluster's scheduler (engine_placement = "job"): the job wrapper in the
+   * workspace, the script on stdin with the login node's PATH, the cluster's extra submit options.
+   */
+  private async submitEngine(cluster: ClusterRecord, scheduler: string, command: string[], env: Record<string, string>, summary: (line: string) => void): Promise<RunRemote & { workspace: string }> {
+    if (scheduler === "none") {
+      throw new RemoteStartError(`cluster '${cluster.id}' runs engines as scheduler jobs, but no scheduler answers on its login node (sbatch, qsub or bsub on the PATH); set its scheduler, or engine_placement "login_node"`);
+    }
+    const remote = this.remoteFiles;
+    const job = this.jobAt(scheduler);
+    await this.files!.write(remote.wrapper, JOB_WRAPPER_SCRIPT, 0o700);
+    await this.files!.mkdirs(remote.signals);
+    const path = (await runRemote(this.client!, PATH_COMMAND, { timeoutMs: 30_000 })).stdout;
+    let id: string | undefined;
+    try {
+      id = await job.submit(this.client!, job.script(path, command, env), cluster.engine_job_options);
+    } catch (error) {
+      if (error instanceof EngineJobError) throw new RemoteStartError(`cluster '${cluster.id}': ${error.message}`);
+      // The answer may have been lost with the connection after the job was submitted: it was kept there.
+      id = await this.submittedJob();
+      if (id === undefined) throw new RemoteStartError(`the engine's job could not be submitted on cluster '${cluster.id}': ${describe(error)}`);
+    }
+    summary(`strand service: the engine was submitted to ${scheduler} on ${cluster.id} as job ${id} (${job.name}); it submits the run's jobs to ${scheduler}`);
+    this.state = { ...this.state, pid: null, scheduler, phase: "running", engine_job: { id, state: "queued" } };
+    return this.state;
+  }
+
+  /** The engine's job at `scheduler`, made once. */
+  private jobAt(scheduler: string): EngineJob {
+    this.engineJob ??= new EngineJob(scheduler, this.runId, this.remoteFiles, remoteSchedulerCommands(() => this.client));
+    return this.engineJob;
+  }
+
+  /** The job id in the submit answer kept in the run's folder, read within a few seconds; undefined when none. */
+  private async submittedJob(): Promise<string | undefined> {
+    for (let attempt = 0; attempt < 10 && !this.closed; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      try {
+        if (!this.files) await this.connectOnce();
+        const seen = await this.files!.lstat(this.remoteFiles.engineJobSubmit);
+        if (seen?.kind === "file") return this.engineJob?.recoverId((await this.files!.read(this.remoteFiles.engineJobSubmit, 0, 4096)).toString("utf8"));
+      } catch {
+        // try again
+      }
+    }
+    return undefined;
   }
 
   /** The pid the wrapper wrote, read within a few seconds (over a new connection when the old one died); NaN when none. */
@@ -306,7 +378,9 @@ export class RemoteEngine {
         const text = (await this.files.read(this.remoteFiles.exitCode, 0, 64)).toString("utf8").trim();
         return this.end(/^\d+$/.test(text) ? Number(text) : null);
       }
-      if (++this.polls % ALIVE_EVERY_POLLS === 0 && this.state.pid !== null) {
+      if (++this.polls % ALIVE_EVERY_POLLS === 0 && this.state.engine_job) {
+        await this.checkEngineJob(this.state.engine_job.id);
+      } else if (this.polls % ALIVE_EVERY_POLLS === 0 && this.state.pid !== null) {
         const alive = await runRemote(this.client, aliveCommand(this.state.pid, this.remoteFiles.dir), { timeoutMs: 30_000 });
         if (alive.stdout.trim() === "gone") {
           // Ended between the two looks: the exit code may have just been written.
@@ -323,6 +397,35 @@ export class RemoteEngine {
     } finally {
       this.polling = false;
     }
+  }
+
+  /**
+   * Asks the scheduler about the engine's job: a change between queued and running is recorded; a job that
+   * ended without leaving an exit code (after JOB_GONE_CHECKS looks) ends the run, with the job's own output
+   * — where the scheduler says why it ended it — in the run's log.
+   */
+  private async checkEngineJob(id: string): Promise<void> {
+    const job = this.jobAt(this.state.scheduler ?? "none");
+    const { state, native } = await job.state(id);
+    if (state !== "ended") {
+      this.jobGoneChecks = 0;
+      if (this.state.engine_job?.state !== state) {
+        this.state = { ...this.state, engine_job: { id, state } };
+        this.hooks.onState?.(this.state);
+      }
+      return;
+    }
+    if (++this.jobGoneChecks < JOB_GONE_CHECKS) return;
+    const late = await this.files!.lstat(this.remoteFiles.exitCode);
+    await this.mirror(true);
+    if (late?.kind === "file") return;
+    const output = await this.files!.lstat(this.remoteFiles.engineJobOutput);
+    const tail = output?.kind === "file" && output.size > 0 ? (await this.files!.read(this.remoteFiles.engineJobOutput, Math.max(0, output.size - JOB_OUTPUT_TAIL_BYTES), JOB_OUTPUT_TAIL_BYTES)).toString("utf8").trim() : "";
+    this.hooks.note?.(`strand service: the engine's job ${id} ended at the scheduler (${native}) without an exit code: the scheduler ended it (a time or memory limit, a cancel, a node failure)${tail ? `; its output ends with:\n${tail}` : ""}`);
+    this.hooks.log(`run ${this.runId}: the engine's job ${id} on cluster '${this.state.cluster_id}' ended (${native}) without an exit code`);
+    this.state = { ...this.state, engine_job: { id, state: "ended" } };
+    this.hooks.onState?.(this.state);
+    return this.end(null);
   }
 
   private end(code: number | null): void {
@@ -443,15 +546,32 @@ export class RemoteEngine {
   }
 
   private async flushSignals(): Promise<void> {
-    while (this.client && this.pendingSignals.length > 0 && this.state.pid !== null) {
+    while (this.client && this.pendingSignals.length > 0 && remoteEngineStarted(this.state)) {
       const signal = this.pendingSignals[0]!;
       try {
-        await runRemote(this.client, signal === "KILL" ? killGroupCommand(this.state.pid) : signalCommand(this.state.pid, signal), { timeoutMs: 30_000 });
+        const job = this.state.engine_job;
+        if (job) await this.signalEngineJob(job, signal);
+        else await runRemote(this.client, signal === "KILL" ? killGroupCommand(this.state.pid!) : signalCommand(this.state.pid!, signal), { timeoutMs: 30_000 });
         this.pendingSignals.shift();
       } catch {
         return; // sent again after the reconnect
       }
     }
+  }
+
+  /**
+   * Signals an engine that runs as a job: a job still queued is cancelled at the scheduler (nothing of the
+   * run has started), a KILL cancels it too (the scheduler ends its processes); other signals are left as
+   * files for the job's wrapper, which passes them on.
+   */
+  private async signalEngineJob(job: RemoteEngineJob, signal: "TERM" | "USR1" | "USR2" | "KILL"): Promise<void> {
+    if (signal === "KILL" || (signal === "TERM" && job.state === "queued")) {
+      await this.jobAt(this.state.scheduler ?? "none").cancel(job.id);
+      return;
+    }
+    const name = `${String(Date.now()).padStart(15, "0")}-${String(++this.signalsSent).padStart(6, "0")}.signal`;
+    await this.files!.mkdirs(this.remoteFiles.signals);
+    await this.files!.write(posix.join(this.remoteFiles.signals, name), `${signal}\n`, 0o600);
   }
 
   /** Brings the results back (or, with results left on the cluster, the run's logs only). */

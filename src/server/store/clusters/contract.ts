@@ -16,6 +16,15 @@ export const CLUSTER_RESULTS = ["pull", "remote"] as const;
 /** Where a remote run's results end up. */
 export type ClusterResults = (typeof CLUSTER_RESULTS)[number];
 
+/**
+ * Where a remote run's engine runs: on the login node, detached in its own process group (default), or as a
+ * job of the cluster's scheduler (sites that allow no long-running processes on their login nodes).
+ */
+export const CLUSTER_ENGINE_PLACEMENTS = ["login_node", "job"] as const;
+
+/** Where a cluster runs a remote run's engine. */
+export type ClusterEnginePlacement = (typeof CLUSTER_ENGINE_PLACEMENTS)[number];
+
 /** Who may start runs on a cluster: everyone (both null), or the listed roles and users. */
 export interface ClusterAccess {
   roles: string[] | null;
@@ -42,6 +51,10 @@ export interface ClusterRecord {
   /** An absolute folder on the cluster; per-user and per-run folders are made under it. */
   remote_dir: string;
   results: ClusterResults;
+  /** Where the engine of a run on this cluster runs (`job` needs a scheduler other than `none`). */
+  engine_placement: ClusterEnginePlacement;
+  /** More options for the submit command of the engine's job (`--partition=long`, `--time=7-00:00:00`), each one word; empty: the scheduler's defaults. */
+  engine_job_options: string[];
   /** At most this many runs of one user on the cluster at once (null: the service's own per-user limit). */
   max_runs_per_user: number | null;
   access: ClusterAccess;

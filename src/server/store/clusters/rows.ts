@@ -16,6 +16,8 @@ export function clusterRow(input: ClusterInput, now: string, createdAt: string =
     scheduler: input.scheduler,
     remote_dir: input.remote_dir,
     results: input.results,
+    engine_placement: input.engine_placement,
+    engine_job_options: [...input.engine_job_options],
     max_runs_per_user: input.max_runs_per_user ?? null,
     access: { roles: input.access.roles ?? null, users: input.access.users ?? null },
     enabled: input.enabled,

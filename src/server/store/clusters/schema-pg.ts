@@ -1,6 +1,6 @@
 /** The PostgreSQL tables of this area (the cluster registry); drizzle-kit generates `drizzle/pg/` from every area's. */
 import { boolean, integer, json, pgTable, text } from "drizzle-orm/pg-core";
-import type { ClusterAccess, ClusterResults, ClusterScheduler } from "./contract.js";
+import type { ClusterAccess, ClusterEnginePlacement, ClusterResults, ClusterScheduler } from "./contract.js";
 
 /** Remote clusters reached over SSH. */
 export const clusters = pgTable("clusters", {
@@ -16,6 +16,8 @@ export const clusters = pgTable("clusters", {
   scheduler: text().$type<ClusterScheduler>().notNull(),
   remote_dir: text().notNull(),
   results: text().$type<ClusterResults>().notNull(),
+  engine_placement: text().$type<ClusterEnginePlacement>().notNull().default("login_node"),
+  engine_job_options: json().$type<string[]>().notNull().default([]),
   max_runs_per_user: integer(),
   access: json().$type<ClusterAccess>().notNull(),
   enabled: boolean().notNull(),

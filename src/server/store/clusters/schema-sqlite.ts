@@ -1,6 +1,6 @@
 /** The SQLite tables of this area (the cluster registry); drizzle-kit generates `drizzle/sqlite/` from every area's. */
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { ClusterAccess, ClusterResults, ClusterScheduler } from "./contract.js";
+import type { ClusterAccess, ClusterEnginePlacement, ClusterResults, ClusterScheduler } from "./contract.js";
 
 /** Remote clusters reached over SSH. */
 export const clusters = sqliteTable("clusters", {
@@ -16,6 +16,8 @@ export const clusters = sqliteTable("clusters", {
   scheduler: text().$type<ClusterScheduler>().notNull(),
   remote_dir: text().notNull(),
   results: text().$type<ClusterResults>().notNull(),
+  engine_placement: text().$type<ClusterEnginePlacement>().notNull().default("login_node"),
+  engine_job_options: text({ mode: "json" }).$type<string[]>().notNull().default([]),
   max_runs_per_user: integer(),
   access: text({ mode: "json" }).$type<ClusterAccess>().notNull(),
   enabled: integer({ mode: "boolean" }).notNull(),

@@ -38,6 +38,17 @@ export interface RunRemote {
   /** Whether results come back to the service (`pull`) or stay on the cluster with their paths listed (`remote`). */
   results: "pull" | "remote";
   phase: RemoteRunPhase;
+  /**
+   * The scheduler job the remote engine runs in, on a cluster that places engines in jobs (absent or null:
+   * the engine runs on the login node, as `pid`). `state` is what the scheduler said last.
+   */
+  engine_job?: RemoteEngineJob | null;
+}
+
+/** A remote engine's own scheduler job. */
+export interface RemoteEngineJob {
+  id: string;
+  state: "queued" | "running" | "ended";
 }
 
 /** Job counts of a run, as the API shows them. */

@@ -86,6 +86,10 @@ describe("the cluster registry", () => {
       [{ ...hpc, id: "x", scheduler: "condor" }, "scheduler"],
       [{ ...hpc, id: "x", name: "a\u202Eb" }, "name"],
       [{ ...hpc, id: "x", surprise: 1 }, "surprise"],
+      [{ ...hpc, id: "x", engine_placement: "compute" }, "engine_placement"],
+      [{ ...hpc, id: "x", engine_job_options: ["--time=1:00:00\n#SBATCH --wrap=id"] }, "engine_job_options"],
+      [{ ...hpc, id: "x", engine_job_options: "--time=1:00:00" }, "engine_job_options"],
+      [{ ...hpc, id: "x", engine_placement: "job", scheduler: "none" }, "engine_placement"],
     ];
     for (const [body, field] of hostile) {
       const answer = await team.call("admin", "POST", "/api/clusters", { body });
@@ -100,6 +104,21 @@ describe("the cluster registry", () => {
     expect(incomplete.body).toMatchObject({ code: "MISSING_FIELD" });
     expect(incomplete.body.message).toContain("ssh_user, remote_dir");
     expect(await team.service.store.getCluster("x")).toBeNull();
+  });
+
+  it("keeps where a cluster's engines run and their job's submit options, shown to administrators only", async () => {
+    const saved = await team.call("admin", "POST", "/api/clusters", { body: { ...hpc, id: "batch", engine_placement: "job", engine_job_options: ["--time=3-00:00:00", "-l", "h_rt=72:00:00,h_vmem=4G", "it's $(id)"] } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ engine_placement: "job", engine_job_options: ["--time=3-00:00:00", "-l", "h_rt=72:00:00,h_vmem=4G", "it's $(id)"] });
+    // A change that leaves them out keeps them; a cluster without them runs engines on the login node.
+    expect((await team.call("admin", "POST", "/api/clusters", { body: { id: "batch", name: "Batch" } })).body).toMatchObject({ engine_placement: "job", engine_job_options: ["--time=3-00:00:00", "-l", "h_rt=72:00:00,h_vmem=4G", "it's $(id)"] });
+    expect((await team.call("admin", "POST", "/api/clusters", { body: { ...hpc, id: "plain" } })).body).toMatchObject({ engine_placement: "login_node", engine_job_options: [] });
+    const seen = ((await team.call("user", "GET", "/api/clusters")).body as unknown as Record<string, unknown>[]).find((entry) => entry.id === "batch")!;
+    expect(seen).toMatchObject({ engine_placement: "job" });
+    expect(seen).not.toHaveProperty("engine_job_options");
+    const none = await team.call("admin", "POST", "/api/clusters", { body: { id: "batch", scheduler: "none" } });
+    expect(none.status).toBe(400);
+    expect(none.body.suggestion).toContain("login_node");
   });
 
   it("pins a host key, confirms the one a probe saw, calls a different one changed, and unpins when the host moves", async () => {

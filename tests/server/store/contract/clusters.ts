@@ -18,6 +18,8 @@ function cluster(id: string, overrides: Partial<ClusterInput> = {}): ClusterInpu
     scheduler: "slurm",
     remote_dir: "/scratch/strand",
     results: "pull",
+    engine_placement: "login_node",
+    engine_job_options: [],
     max_runs_per_user: null,
     access: { roles: null, users: null },
     enabled: true,
@@ -34,7 +36,7 @@ export function clusterContract(fresh: FreshStore): void {
       expect(await store.listClusters()).toEqual([]);
       const hpc = await store.putCluster(cluster("hpc", { name: "Zeta" }));
       expect(hpc).toEqual({ ...cluster("hpc", { name: "Zeta" }), created_at: "2026-11-21T09:00:00.000Z", updated_at: "2026-11-21T09:00:00.000Z" });
-      await store.putCluster(cluster("lab-1", { name: "Alpha", scheduler: "none", results: "remote", max_runs_per_user: 2, access: { roles: ["admin"], users: ["u-1"] }, enabled: false }));
+      await store.putCluster(cluster("lab-1", { name: "Alpha", scheduler: "none", results: "remote", engine_placement: "job", engine_job_options: ["--partition=long", "--time=7-00:00:00"], max_runs_per_user: 2, access: { roles: ["admin"], users: ["u-1"] }, enabled: false }));
       expect((await store.listClusters()).map((entry) => entry.id)).toEqual(["lab-1", "hpc"]);
 
       const replaced = await store.putCluster(cluster("hpc", { name: "Zeta", ssh_port: 2222, sealed_private_key: null, key_path: "/etc/strand/id_ed25519", host_key_sha256: "SHA256:abc" }));
@@ -42,7 +44,7 @@ export function clusterContract(fresh: FreshStore): void {
       expect(replaced.updated_at > hpc.updated_at).toBe(true);
       expect(replaced).toMatchObject({ ssh_port: 2222, sealed_private_key: null, key_path: "/etc/strand/id_ed25519", host_key_sha256: "SHA256:abc" });
       expect(await store.getCluster("hpc")).toEqual(replaced);
-      expect(await store.getCluster("lab-1")).toMatchObject({ scheduler: "none", results: "remote", max_runs_per_user: 2, access: { roles: ["admin"], users: ["u-1"] }, enabled: false });
+      expect(await store.getCluster("lab-1")).toMatchObject({ scheduler: "none", results: "remote", engine_placement: "job", engine_job_options: ["--partition=long", "--time=7-00:00:00"], max_runs_per_user: 2, access: { roles: ["admin"], users: ["u-1"] }, enabled: false });
 
       expect(await store.deleteCluster("hpc")).toBe(true);
       expect(await store.deleteCluster("hpc")).toBe(false);

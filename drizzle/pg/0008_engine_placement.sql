@@ -1,0 +1,2 @@
+ALTER TABLE "clusters" ADD COLUMN "engine_placement" text DEFAULT 'login_node' NOT NULL;--> statement-breakpoint
+ALTER TABLE "clusters" ADD COLUMN "engine_job_options" json DEFAULT '[]'::json NOT NULL;
