@@ -395,7 +395,7 @@ export class RunSupervisor {
     else noteInEngineLog(supervised.files, `strand service: brought back ${summary.copied} file${summary.copied === 1 ? "" : "s"} from ${where}, ${summary.unchanged} unchanged${summary.skipped.length > 0 ? `, ${summary.skipped.length} not written (${summary.skipped.slice(0, 3).join(", ")})` : ""}`);
     engine.state = { ...engine.state, phase: "done" };
     this.write(supervised, { remote: engine.state });
-    await this.finish(supervised, code);
+    await this.finish(supervised, code, engine.endReason);
   }
 
   /** The connection of a remote run this process follows (undefined for local runs and runs it does not follow). */

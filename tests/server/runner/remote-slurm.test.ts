@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureSlurm, failWithoutSlurmWhenStrict } from "../../support/slurm-cluster.js";
 import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../../support/sshd-server.js";
 import { startTeamService, type TeamService } from "../../support/team-service.js";
+import { openTempStore, type TempStore } from "../../support/temp-store.js";
 
 const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -59,11 +60,14 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   let sshd: SshdServer;
   let team: TeamService;
   let remoteDir: string;
+  let temp: TempStore;
+  const startService = () => startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, store: temp.store, dataDir: temp.dataDir, runner: { cancelGraceMs: 5000, remote: { pollMs: 200, backoffMs: 200, maxBackoffMs: 1000 } } });
 
   beforeAll(async () => {
     sshd = await startSshd();
     remoteDir = mkdtempSync(join(tmpdir(), "strand-remote-slurm-"));
-    team = await startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, runner: { cancelGraceMs: 5000, remote: { pollMs: 200, backoffMs: 200, maxBackoffMs: 1000 } } });
+    temp = await openTempStore();
+    team = await startService();
     const saved = await team.call("admin", "POST", "/api/clusters", {
       body: { id: "slurm-login", ssh_host: sshd.host, ssh_port: sshd.port, ssh_user: sshd.user, remote_dir: remoteDir, private_key: sshd.clientKey, host_key_sha256: sshd.hostKeySha256, scheduler: "auto" },
     });
@@ -78,6 +82,7 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   }, 600_000);
   afterAll(async () => {
     await team?.close();
+    await temp?.dispose();
     await sshd?.close();
     if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
   });
@@ -167,6 +172,23 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
     const events = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
     expect((events.body.lines as string[]).join("\n")).not.toContain("without an exit code");
     expect((await accounted(engineJob)).state).not.toMatch(/RUNNING|PENDING/);
+  }, 240_000);
+
+  it("goes on following an engine job after the service restarts, from its queued state to the end", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE.replace(`shell = "echo job`, `shell = "sleep 3 && echo job`), cluster_id: "slurm-jobs", target: { type: "slurm", poll_interval: "1s" } } });
+    const id = String(created.body.id);
+    const deadline = Date.now() + 120_000;
+    while (!(await slurmJobNames()).includes(`strand-${id}-engine`)) {
+      if (Date.now() > deadline) throw new Error("the engine's job never reached SLURM");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // The service goes away (the engine's job does not); a new one on the same store and data folder takes over.
+    await team.service.close();
+    team = await startService();
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, counts: { total: 3, completed: 3 }, remote: { phase: "done", engine_job: { state: expect.stringMatching(/running|ended/) } } });
+    const merged = await team.call("user", "GET", `/api/runs/${id}/files?path=merged.txt`);
+    expect(merged.text).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
   }, 240_000);
 
   it("scancels a run's engine job that still waits in the queue, and the run ends cancelled", async () => {

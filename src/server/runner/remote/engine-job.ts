@@ -9,17 +9,47 @@
  * the service leaves as files beside the event log (cancel, pause, resume), and a cancel that is not heard
  * ends with the scheduler's own cancel of the job.
  */
+import { posix } from "node:path";
 import type { Client } from "ssh2";
 import type { JobStatus, SchedulerBackend, SchedulerDefinition } from "../../../engine/run/cluster/scheduler-backend.js";
 import type { CommandOutcome, RunSchedulerCommand } from "../../../engine/run/cluster/scheduler-commands.js";
 import { isBackendName, schedulerNamed } from "../../../engine/run/cluster/scheduler-registry.js";
-import { runRemote } from "../../outbound/ssh.js";
+import { runRemote, type RemoteFiles } from "../../outbound/ssh.js";
 import type { RemoteEngineJob } from "../../store/runs/contract.js";
 import { commandLine, engineJobScript, submitEngineJobCommand, type RemoteRunFiles } from "./remote-commands.js";
 import { shellQuote } from "../../../engine/expand/shell-quote.js";
 
 /** Why the engine's job could not be submitted (the run ends failed with this message). */
 export class EngineJobError extends Error {}
+
+/** The most submission records looked at, and the most of one read. */
+const RECORDS_MAX = 10_000;
+const RECORD_MAX_BYTES = 64 * 1024;
+
+/** A scheduler job id as the schedulers write them (`4242`, `4242.server`, `4242[1]`). */
+const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._[\]-]{0,63}$/;
+
+/**
+ * The scheduler ids of a run's jobs the remote engine still has records of (`<workspace>/.strand/cluster/`,
+ * see submission-records.ts: a record is removed when its job ends), so jobs an engine that was killed left
+ * behind can be cancelled. Only records named for this run (`strand-<run id>-<n>`) with an id of a job id's
+ * form count; links and other entries are skipped.
+ */
+export async function recordedJobIds(files: RemoteFiles, workspace: string, runId: string): Promise<string[]> {
+  const folder = posix.join(workspace, ".strand", "cluster");
+  const entries = (await files.lstat(folder))?.kind === "folder" ? await files.list(folder) : [];
+  const ids: string[] = [];
+  for (const entry of entries.slice(0, RECORDS_MAX)) {
+    if (entry.kind !== "file" || !entry.name.endsWith(".json") || entry.size > RECORD_MAX_BYTES) continue;
+    try {
+      const record = JSON.parse((await files.read(posix.join(folder, entry.name), 0, RECORD_MAX_BYTES)).toString("utf8")) as { id?: unknown; name?: unknown };
+      if (typeof record.id === "string" && JOB_ID.test(record.id) && typeof record.name === "string" && record.name.startsWith(`strand-${runId}-`)) ids.push(record.id);
+    } catch {
+      // not a record
+    }
+  }
+  return [...new Set(ids)];
+}
 
 /** Paths a directive line may hold as they are (the remote folder's own characters); others leave the scheduler's default. */
 const DIRECTIVE_PATH = /^\/[A-Za-z0-9._/+@~-]+$/;
@@ -95,9 +125,9 @@ export class EngineJob {
     return { state: "ended", native: status.native };
   }
 
-  /** Cancels the job at the scheduler (its processes end with it); a job already gone is not an error. */
-  async cancel(id: string): Promise<void> {
-    const command = this.backend.cancelCommand([id]);
-    await this.run(command, { answers: this.backend.cancelAnswers });
+  /** Cancels jobs at the scheduler (their processes end with them); a job already gone is not an error. */
+  async cancel(...ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.run(this.backend.cancelCommand(ids), { answers: this.backend.cancelAnswers });
   }
 }

@@ -27,7 +27,7 @@ import { appendLinkFree, assertLinkFree, openLinkFree, writeLinkFree } from "../
 import { readWorkspaceJson } from "../workspace-reader.js";
 import { pullWorkspace, stageWorkspace, type SyncSummary } from "./file-sync.js";
 import { probeFacts, probeScript } from "./login-node.js";
-import { EngineJob, EngineJobError, remoteSchedulerCommands } from "./engine-job.js";
+import { EngineJob, EngineJobError, recordedJobIds, remoteSchedulerCommands } from "./engine-job.js";
 import { aliveCommand, JOB_WRAPPER_SCRIPT, killGroupCommand, PATH_COMMAND, remoteRunFiles, signalCommand, stagedEnginePath, startCommand, WRAPPER_SCRIPT, type RemoteRunFiles } from "./remote-commands.js";
 
 /** What the service needs to reach clusters: the registry and the key that opens sealed credentials. */
@@ -115,7 +115,11 @@ export class RemoteEngine {
   private onEnd: ((code: number | null) => void) | undefined;
   private ended = false;
   private engineJob: EngineJob | undefined;
+  /** Why the engine ended without an exit code, when the service knows (the scheduler ended its job). */
+  endReason: string | undefined;
   private jobGoneChecks = 0;
+  /** A cancel was asked for: an engine job that ends without an exit code is then no surprise. */
+  private cancelling = false;
   private signalsSent = 0;
   readonly remoteFiles: RemoteRunFiles;
   connection: RemoteConnection = { state: "connecting", since: new Date().toISOString(), attempts: 0, error: null, retry_at: null };
@@ -299,6 +303,24 @@ export class RemoteEngine {
     return this.engineJob;
   }
 
+  /**
+   * Cancels the scheduler jobs of this run an engine that did not end by itself (killed, or ended by the
+   * scheduler) left behind, from its submission records in the remote workspace: nothing of the run goes on
+   * running. Best effort: what fails is logged.
+   */
+  private async cancelLeftoverJobs(): Promise<void> {
+    const scheduler = this.state.scheduler;
+    if (!scheduler || scheduler === "none" || !this.files) return;
+    try {
+      const ids = await recordedJobIds(this.files, this.remoteFiles.workspace, this.runId);
+      if (ids.length === 0) return;
+      await this.jobAt(scheduler).cancel(...ids);
+      this.hooks.note?.(`strand service: cancelled the run's ${ids.length} job${ids.length === 1 ? "" : "s"} at ${scheduler} that the engine left behind: ${ids.join(", ")}`);
+    } catch (error) {
+      this.hooks.log(`run ${this.runId}: cancelling the jobs the engine left on cluster '${this.state.cluster_id}': ${describe(error)}`);
+    }
+  }
+
   /** The job id in the submit answer kept in the run's folder, read within a few seconds; undefined when none. */
   private async submittedJob(): Promise<string | undefined> {
     for (let attempt = 0; attempt < 10 && !this.closed; attempt++) {
@@ -388,6 +410,7 @@ export class RemoteEngine {
           await this.mirror(true);
           if (late?.kind === "file") return;
           this.hooks.log(`run ${this.runId}: the engine on cluster '${this.state.cluster_id}' is gone without an exit code`);
+          await this.cancelLeftoverJobs();
           return this.end(null);
         }
       }
@@ -419,12 +442,19 @@ export class RemoteEngine {
     const late = await this.files!.lstat(this.remoteFiles.exitCode);
     await this.mirror(true);
     if (late?.kind === "file") return;
+    this.state = { ...this.state, engine_job: { id, state: "ended" } };
+    this.hooks.onState?.(this.state);
+    if (this.cancelling) {
+      this.hooks.note?.(`strand service: the engine's job ${id} ended at the scheduler (${native}) after the cancel`);
+      await this.cancelLeftoverJobs();
+      return this.end(null);
+    }
     const output = await this.files!.lstat(this.remoteFiles.engineJobOutput);
     const tail = output?.kind === "file" && output.size > 0 ? (await this.files!.read(this.remoteFiles.engineJobOutput, Math.max(0, output.size - JOB_OUTPUT_TAIL_BYTES), JOB_OUTPUT_TAIL_BYTES)).toString("utf8").trim() : "";
     this.hooks.note?.(`strand service: the engine's job ${id} ended at the scheduler (${native}) without an exit code: the scheduler ended it (a time or memory limit, a cancel, a node failure)${tail ? `; its output ends with:\n${tail}` : ""}`);
     this.hooks.log(`run ${this.runId}: the engine's job ${id} on cluster '${this.state.cluster_id}' ended (${native}) without an exit code`);
-    this.state = { ...this.state, engine_job: { id, state: "ended" } };
-    this.hooks.onState?.(this.state);
+    this.endReason = `the scheduler ended the engine's job ${id} (${native}); give it more time or memory in the cluster's engine_job_options, then retry the run`;
+    await this.cancelLeftoverJobs();
     return this.end(null);
   }
 
@@ -541,6 +571,7 @@ export class RemoteEngine {
 
   /** Sends a signal to the remote engine now, or once the connection is back. */
   signal(signal: "TERM" | "USR1" | "USR2" | "KILL"): void {
+    if (signal === "TERM" || signal === "KILL") this.cancelling = true;
     this.pendingSignals.push(signal);
     void this.flushSignals();
   }
@@ -553,6 +584,8 @@ export class RemoteEngine {
         if (job) await this.signalEngineJob(job, signal);
         else await runRemote(this.client, signal === "KILL" ? killGroupCommand(this.state.pid!) : signalCommand(this.state.pid!, signal), { timeoutMs: 30_000 });
         this.pendingSignals.shift();
+        // A killed engine cancels nothing: its jobs are cancelled here.
+        if (signal === "KILL") await this.cancelLeftoverJobs();
       } catch {
         return; // sent again after the reconnect
       }
