@@ -2,7 +2,8 @@
  * A run sent to a remote cluster whose login node has SLURM: a real sshd on loopback in front of the real
  * one-node SLURM cluster. The cluster is registered with scheduler `auto`, so the service finds SLURM there
  * itself; the remote engine submits every job to it, the run completes with live status and its results come
- * back; a cancel scancels the job in flight and leaves no process behind. A cluster that places engines in
+ * back, through a dropped connection and a service restart while its jobs run; a cancel scancels the job in
+ * flight and leaves no process behind. A cluster that places engines in
  * scheduler jobs (engine_placement = "job") runs the engine itself as a SLURM job, which takes the service's
  * cancel through its signal files, and is scancelled outright while it still waits in the queue.
  */
@@ -111,6 +112,28 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
     expect(merged.text).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
     const log = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
     expect((log.body.lines as string[]).join("\n")).toContain("submitted to slurm");
+  }, 240_000);
+
+  it("goes on through a dropped connection and a service restart while its SLURM jobs run, and completes", async () => {
+    const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE.replace(`shell = "echo job`, `shell = "sleep 4 && echo job`), cluster_id: "slurm-login", jobs: 4, target: { type: "slurm", poll_interval: "1s" } } });
+    const id = String(created.body.id);
+    const deadline = Date.now() + 120_000;
+    while (!(await slurmJobNames()).some((name) => name.includes(id))) {
+      if (Date.now() > deadline) throw new Error("the run's jobs never reached SLURM");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    sshd.dropConnections();
+    const reconnected = Date.now() + 60_000;
+    while (!team.service.lines.some((line) => line.includes(`run ${id}: reconnected to cluster 'slurm-login'`))) {
+      if (Date.now() > reconnected) throw new Error(`the service did not reconnect: ${team.service.lines.slice(-5).join(" | ")}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await team.service.close();
+    team = await startService();
+    const run = await settle(id);
+    expect(run).toMatchObject({ status: "completed", error: null, counts: { total: 3, completed: 3 }, remote: { scheduler: "slurm", phase: "done", engine_job: null } });
+    const merged = await team.call("user", "GET", `/api/runs/${id}/files?path=merged.txt`);
+    expect(merged.text).toMatch(/^job \d+ sample A\njob \d+ sample B\n$/);
   }, 240_000);
 
   it("cancels the run: its SLURM job is scancelled and nothing of it is left on the login node", async () => {
