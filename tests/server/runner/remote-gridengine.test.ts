@@ -12,6 +12,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureGridEngine, failWithoutGridEngineWhenStrict } from "../../support/gridengine-cluster.js";
 import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../../support/sshd-server.js";
+import { settledRun, waitUntil } from "../../support/remote-run-waits.js";
 import { startTeamService, type TeamService } from "../../support/team-service.js";
 
 const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -83,15 +84,7 @@ describe.skipIf(!gridEngine || !SSHD_AVAILABLE)("a run on a remote Grid Engine c
     if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
   });
 
-  const settle = async (id: string, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const run = await team.call("user", "GET", `/api/runs/${id}`);
-      if (["completed", "failed", "cancelled"].includes(String(run.body.status))) return run.body;
-      if (Date.now() > deadline) throw new Error(`run ${id} did not end: ${run.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
+  const settle = (id: string) => settledRun(team, id);
 
   it("qsubs the engine, which submits the run's jobs to Grid Engine, and the results come back", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE, cluster_id: "sge-jobs", target: { type: "sge", poll_interval: "1s" } } });
@@ -110,21 +103,13 @@ describe.skipIf(!gridEngine || !SSHD_AVAILABLE)("a run on a remote Grid Engine c
   it("fails the run when Grid Engine ends the engine at its time limit, saying so, and qdels the job it left", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "sge-short", target: { type: "sge", poll_interval: "1s" } } });
     const id = String(created.body.id);
-    const deadline = Date.now() + 120_000;
-    while (!(await gridEngineJobs()).some((job) => job.name === `strand-${id}-1`)) {
-      if (Date.now() > deadline) throw new Error(`the run's job never reached Grid Engine: ${JSON.stringify(await gridEngineJobs())}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => (await gridEngineJobs()).some((job) => job.name === `strand-${id}-1`), "the run's job at Grid Engine", 120_000, async () => JSON.stringify(await gridEngineJobs()));
     const run = await settle(id);
     expect(run).toMatchObject({ status: "failed", remote: { engine_job: { state: "ended" } } });
     expect(run.error).toMatch(/^the scheduler ended the engine.s job \d+ \(.*h_rt.*\); give it more time or memory in the cluster.s engine_job_options, then retry the run$/);
     const log = ((await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`)).body.lines as string[]).join("\n");
     expect(log).toMatch(/the engine's job \d+ ended at the scheduler \(.+\) without an exit code/);
     expect(log).toMatch(/cancelled the run's 1 job at sge that the engine left behind: \d+/);
-    const gone = Date.now() + 60_000;
-    while ((await gridEngineJobs()).some((job) => job.name.includes(id))) {
-      if (Date.now() > gone) throw new Error(`the run left jobs behind: ${JSON.stringify(await gridEngineJobs())}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await waitUntil(async () => !(await gridEngineJobs()).some((job) => job.name.includes(id)), "the run's jobs to leave Grid Engine", 60_000, async () => JSON.stringify(await gridEngineJobs()));
   }, 240_000);
 });

@@ -13,6 +13,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppOptions } from "../../../src/server/app.js";
 import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../../support/sshd-server.js";
+import { settledRun, waitUntil } from "../../support/remote-run-waits.js";
 import { startTeamService, type TeamService } from "../../support/team-service.js";
 import { openTempStore, type TempStore } from "../../support/temp-store.js";
 
@@ -84,23 +85,7 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
 
   const start = (body: Record<string, unknown>, who: "user" | "other" = "user") => team.call(who, "POST", "/api/runs", { body: { cluster_id: "loopback", ...body } });
 
-  const settle = async (id: string, service: TeamService = team, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const run = await service.call("user", "GET", `/api/runs/${id}`);
-      if (["completed", "failed", "cancelled"].includes(String(run.body.status))) return run.body;
-      if (Date.now() > deadline) throw new Error(`run ${id} did not end: ${run.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  };
-
-  const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const settle = (id: string, service: TeamService = team, timeoutMs = 60_000) => settledRun(service, id, timeoutMs);
 
   /** The events `GET /api/events` sends the user, as `type` or `type:state` for run_connection, per run. */
   const listen = async () => {
@@ -155,7 +140,7 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     // Nothing is left running on the login node.
     expect(await remoteProcesses(id)).toEqual([]);
     // GET /api/events told the run's story live, as for a local run.
-    await waitFor(async () => events.seen(id).includes("run_completed"), "run_completed on the event stream");
+    await waitUntil(async () => events.seen(id).includes("run_completed"), "run_completed on the event stream");
     events.close();
     expect(events.seen(id).filter((type) => !type.startsWith("run_connection"))).toEqual(["run_queued", "run_started", "job_started", "job_completed", "job_started", "job_completed", "run_completed"]);
   }, 90_000);
@@ -164,7 +149,7 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
     const events = await listen();
     const created = await start({ toml_content: SLOW });
     const id = String(created.body.id);
-    await waitFor(() => remoteRunning(id), "the remote engine");
+    await waitUntil(() => remoteRunning(id), "the remote engine");
     sshd.dropConnections();
     const run = await settle(id);
     events.close();
@@ -180,7 +165,7 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
   it("goes on following a run after the service restarts mid-run", async () => {
     const created = await start({ toml_content: SLOW.replace("remote-slow", "remote-restart") });
     const id = String(created.body.id);
-    await waitFor(() => remoteRunning(id), "the remote engine");
+    await waitUntil(() => remoteRunning(id), "the remote engine");
     // The service goes away (its engines do not); a new one on the same store and data folder takes over.
     await team.service.close();
     team = await startTeamService({ env: { SERVICE_SECRET_KEY: SECRET }, store: temp.store, dataDir: temp.dataDir, ...FAST });
@@ -194,11 +179,11 @@ describe.skipIf(!SSHD_AVAILABLE)("runs on a remote cluster over SSH", () => {
   it("cancels the remote engine and its jobs: nothing is left running on the login node", async () => {
     const created = await start({ toml_content: LONG });
     const id = String(created.body.id);
-    await waitFor(async () => (await remoteRunning(id)) && (await execa("pgrep", ["-f", "sleep 300"], { reject: false })).stdout !== "", "the remote job");
+    await waitUntil(async () => (await remoteRunning(id)) && (await execa("pgrep", ["-f", "sleep 300"], { reject: false })).stdout !== "", "the remote job");
     const cancelled = await team.call("user", "POST", `/api/runs/${id}/cancel`);
     expect(cancelled.body.status).toBe("cancelled");
     await settle(id);
-    await waitFor(async () => (await remoteProcesses(id)).length === 0, "the remote engine to stop", 20_000);
+    await waitUntil(async () => (await remoteProcesses(id)).length === 0, "the remote engine to stop", 20_000);
     // No `sleep 300` survives the cancel either (the job's own process group went with it).
     const sleeps = (await execa("pgrep", ["-f", "sleep 300"], { reject: false })).stdout.split("\n").filter(Boolean);
     expect(sleeps).toEqual([]);

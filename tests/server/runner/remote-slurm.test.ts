@@ -14,6 +14,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureSlurm, failWithoutSlurmWhenStrict } from "../../support/slurm-cluster.js";
 import { requireSshdUnderStrict, SSHD_AVAILABLE, startSshd, type SshdServer } from "../../support/sshd-server.js";
+import { settledRun, waitUntil } from "../../support/remote-run-waits.js";
 import { startTeamService, type TeamService } from "../../support/team-service.js";
 import { openTempStore, type TempStore } from "../../support/temp-store.js";
 
@@ -88,15 +89,8 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
     if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
   });
 
-  const settle = async (id: string, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const run = await team.call("user", "GET", `/api/runs/${id}`);
-      if (["completed", "failed", "cancelled"].includes(String(run.body.status))) return run.body;
-      if (Date.now() > deadline) throw new Error(`run ${id} did not end: ${run.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
+  const settle = (id: string) => settledRun(team, id);
+  const names = async () => (await slurmJobNames()).join(", ");
 
   it("submits every job to SLURM from the login node, follows them live and brings the results back", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE, cluster_id: "slurm-login", jobs: 4, target: { type: "slurm", poll_interval: "1s" } } });
@@ -117,17 +111,9 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   it("goes on through a dropped connection and a service restart while its SLURM jobs run, and completes", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE.replace(`shell = "echo job`, `shell = "sleep 4 && echo job`), cluster_id: "slurm-login", jobs: 4, target: { type: "slurm", poll_interval: "1s" } } });
     const id = String(created.body.id);
-    const deadline = Date.now() + 120_000;
-    while (!(await slurmJobNames()).some((name) => name.includes(id))) {
-      if (Date.now() > deadline) throw new Error("the run's jobs never reached SLURM");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => (await slurmJobNames()).some((name) => name.includes(id)), "the run's jobs at SLURM", 120_000, names);
     sshd.dropConnections();
-    const reconnected = Date.now() + 60_000;
-    while (!team.service.lines.some((line) => line.includes(`run ${id}: reconnected to cluster 'slurm-login'`))) {
-      if (Date.now() > reconnected) throw new Error(`the service did not reconnect: ${team.service.lines.slice(-5).join(" | ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(() => team.service.lines.some((line) => line.includes(`run ${id}: reconnected to cluster 'slurm-login'`)), "the service to reconnect", 60_000, () => team.service.lines.slice(-5).join(" | "));
     await team.service.close();
     team = await startService();
     const run = await settle(id);
@@ -139,18 +125,10 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   it("cancels the run: its SLURM job is scancelled and nothing of it is left on the login node", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "slurm-login", target: { type: "slurm", poll_interval: "1s" } } });
     const id = String(created.body.id);
-    const deadline = Date.now() + 120_000;
-    while (!(await slurmJobNames()).some((name) => name.includes(id))) {
-      if (Date.now() > deadline) throw new Error("the run's job never reached SLURM");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => (await slurmJobNames()).some((name) => name.includes(id)), "the run's job at SLURM", 120_000, names);
     expect((await team.call("user", "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
     await settle(id);
-    const gone = Date.now() + 60_000;
-    while ((await slurmJobNames()).some((name) => name.includes(id)) || (await execa("pgrep", ["-f", id], { reject: false })).stdout.trim() !== "") {
-      if (Date.now() > gone) throw new Error(`the run left work behind: ${(await slurmJobNames()).join(", ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => !(await slurmJobNames()).some((name) => name.includes(id)) && (await execa("pgrep", ["-f", id], { reject: false })).stdout.trim() === "", "the run's jobs and processes to go", 60_000, names);
   }, 240_000);
 
   /** What SLURM's accounting says of a job: its name and state. */
@@ -177,19 +155,11 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   it("cancels a run whose engine is a SLURM job: the engine hears it, scancels its jobs, and nothing is left", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "slurm-jobs", target: { type: "slurm", poll_interval: "1s" } } });
     const id = String(created.body.id);
-    const deadline = Date.now() + 120_000;
     // The engine's job and the pipeline's job both reach SLURM.
-    while ((await slurmJobNames()).filter((name) => name.includes(id)).length < 2) {
-      if (Date.now() > deadline) throw new Error(`the run's jobs never reached SLURM: ${(await slurmJobNames()).join(", ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => (await slurmJobNames()).filter((name) => name.includes(id)).length >= 2, "the engine's job and the run's job at SLURM", 120_000, names);
     expect((await team.call("user", "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
     const run = await settle(id);
-    const gone = Date.now() + 60_000;
-    while ((await slurmJobNames()).some((name) => name.includes(id))) {
-      if (Date.now() > gone) throw new Error(`the run left jobs behind: ${(await slurmJobNames()).join(", ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => !(await slurmJobNames()).some((name) => name.includes(id)), "the run's jobs to leave SLURM", 60_000, names);
     const engineJob = (run.remote as { engine_job: { id: string } }).engine_job.id;
     // The engine ended by itself on the service's signal (its exit code is kept), not by a scancel of its job.
     const events = await team.call("user", "GET", `/api/runs/${id}/logs?stream=engine`);
@@ -200,11 +170,7 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   it("goes on following an engine job after the service restarts, from its queued state to the end", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: PIPELINE.replace(`shell = "echo job`, `shell = "sleep 3 && echo job`), cluster_id: "slurm-jobs", target: { type: "slurm", poll_interval: "1s" } } });
     const id = String(created.body.id);
-    const deadline = Date.now() + 120_000;
-    while (!(await slurmJobNames()).includes(`strand-${id}-engine`)) {
-      if (Date.now() > deadline) throw new Error("the engine's job never reached SLURM");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => (await slurmJobNames()).includes(`strand-${id}-engine`), "the engine's job at SLURM", 120_000, names);
     // The service goes away (the engine's job does not); a new one on the same store and data folder takes over.
     await team.service.close();
     team = await startService();
@@ -217,23 +183,18 @@ describe.skipIf(!slurm || !SSHD_AVAILABLE)("a run on a remote SLURM cluster over
   it("scancels a run's engine job that still waits in the queue, and the run ends cancelled", async () => {
     const created = await team.call("user", "POST", "/api/runs", { body: { toml_content: LONG, cluster_id: "slurm-held", target: { type: "slurm", poll_interval: "1s" } } });
     const id = String(created.body.id);
-    const deadline = Date.now() + 120_000;
     let view = await team.call("user", "GET", `/api/runs/${id}`);
-    while (!(view.body.remote as { engine_job?: unknown } | null)?.engine_job) {
-      if (Date.now() > deadline) throw new Error(`the engine's job was never submitted: ${view.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    const submitted = async () => {
       view = await team.call("user", "GET", `/api/runs/${id}`);
-    }
+      return Boolean((view.body.remote as { engine_job?: unknown } | null)?.engine_job);
+    };
+    await waitUntil(submitted, "the engine's job to be submitted", 120_000, () => view.text);
     const engineJob = (view.body.remote as { engine_job: { id: string; state: string } }).engine_job;
     expect(engineJob.state).toBe("queued");
     expect(await slurmJobNames()).toContain(`strand-${id}-engine`);
     expect((await team.call("user", "POST", `/api/runs/${id}/cancel`)).body.status).toBe("cancelled");
     expect(await settle(id)).toMatchObject({ status: "cancelled" });
-    const gone = Date.now() + 30_000;
-    while ((await slurmJobNames()).some((name) => name.includes(id))) {
-      if (Date.now() > gone) throw new Error(`the engine's job was left queued: ${(await slurmJobNames()).join(", ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(async () => !(await slurmJobNames()).some((name) => name.includes(id)), "the queued engine job to leave SLURM", 30_000, names);
     expect((await accounted(engineJob.id)).state).toMatch(/CANCELLED/);
   }, 240_000);
 });
