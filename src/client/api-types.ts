@@ -2279,12 +2279,26 @@ export interface components {
                     workspace_quota_mb: number | null;
                 };
             };
+            /** @description this process among the instances serving the database (SERVICE_INSTANCE_ID, or made at start) */
+            instance_id: string;
             license: {
                 type: string;
                 valid: boolean;
             };
             /** @enum {string} */
             mode: "personal" | "team" | "hpc";
+            /** @description the other instances registered on this database, as this one's last heartbeat read them (empty with SQLite, which one process serves) */
+            peers: {
+                /** @description its heartbeat is fresh (within 30 s) */
+                alive: boolean;
+                /** @description when it last said it was alive (every 5 s while it runs) */
+                heartbeat_at: string;
+                host: string;
+                instance_id: string;
+                pid: number;
+                started_at: string;
+                version: string;
+            }[];
             /** @enum {string} */
             status: "ok" | "degraded";
             uptime_s: number;

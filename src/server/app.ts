@@ -27,6 +27,8 @@ import { dataDomain } from "./domains/data/domain.js";
 import { executionDomain } from "./domains/execution/domain.js";
 import { licenseDomain } from "./domains/license/domain.js";
 import { observabilityDomain, serviceMetrics } from "./domains/observability/domain.js";
+import type { InstanceView } from "./domains/observability/domain.js";
+import { instanceId } from "./instance-registry.js";
 import { pipelinesDomain } from "./domains/pipelines/domain.js";
 import { pluginsDomain } from "./domains/plugins/domain.js";
 import { templatesDomain } from "./domains/templates/domain.js";
@@ -89,6 +91,8 @@ export interface AppOptions extends Partial<AppSettings> {
   importFetch?: RemoteFetchOptions;
   /** Where the service logs (default: JSON on stdout at `SERVICE_LOG_LEVEL`). */
   logger?: Logger;
+  /** This process among the instances serving the store (serve.ts registers it; default: an id made now, no peers). */
+  instance?: InstanceView;
   /** The environment the settings not given here are read from, through the settings table (default: the process's). */
   env?: NodeJS.ProcessEnv;
   /** The built browser app (default `dist/web` of the package). */
@@ -283,6 +287,7 @@ export function createApp(options: AppOptions): ServiceApp {
   );
 
   const startedAt = Date.now();
+  const defaultInstanceId = options.instance ? "" : instanceId();
   let requestsTotal = 0;
   app.use("/api/*", async (_c, next) => {
     requestsTotal++;
@@ -354,6 +359,7 @@ export function createApp(options: AppOptions): ServiceApp {
         license: () => license.status(),
         aiProvider: () => ai.firstProvider(),
         engine: () => ({ ...supervisor.engineAvailability(), ...supervisor.counts() }),
+        instance: options.instance ?? { id: defaultInstanceId, peers: () => [] },
       },
       { requestsTotal: () => requestsTotal, activeRuns: () => supervisor.counts().active, queuedRuns: () => supervisor.counts().queued, sseSubscribers: () => events.subscriberCount },
     ),
@@ -394,7 +400,10 @@ export function createApp(options: AppOptions): ServiceApp {
     const path = c.req.path;
     // Returned, not thrown: the method check looks at 404 answers to tell a wrong method from a wrong path.
     if (path.startsWith("/api")) return errorResponse(c, new ServiceError("NOT_FOUND", `no such endpoint: ${c.req.method} ${path}`, { suggestion: "GET /api/openapi.json lists every endpoint" }), logger);
-    return c.html(content.indexPage(), 200, { "Cache-Control": "no-cache" });
+    // no-cache: revalidated each time, which costs a 304 while the build is the same.
+    const headers = { "Cache-Control": "no-cache", ETag: content.indexEtag() };
+    if ((c.req.method === "GET" || c.req.method === "HEAD") && content.indexUnchanged(c.req.header("If-None-Match"))) return c.body(null, 304, headers);
+    return c.html(content.indexPage(), 200, headers);
   });
   app.onError((error, c) => {
     const mapped = error instanceof HTTPException && !(error instanceof ServiceError) ? httpExceptionError(error) : error;

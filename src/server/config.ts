@@ -56,6 +56,8 @@ export interface ServiceConfig {
   engine: Partial<EngineLimits>;
   /** `SERVICE_LOG_LEVEL`: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel: string;
+  /** `SERVICE_INSTANCE_ID`: this process's name among the instances of one database ("" : made at start). */
+  instanceId: string;
   /** Revision text kept: `SERVICE_PIPELINE_QUOTA_MB` per pipeline (50), `SERVICE_USER_QUOTA_MB` per owner (500). */
   quota: Required<StorageQuota>;
   /** `SERVICE_SESSION_HOURS`: a sign-in session ends after this long without use (default 168, a week). */
@@ -143,6 +145,7 @@ export function serviceConfig(env: NodeJS.ProcessEnv = process.env, flags: Parti
     allowedHosts: settings.SERVICE_ALLOWED_HOSTS,
     engine: engineLimits(settings),
     logLevel: settings.SERVICE_LOG_LEVEL,
+    instanceId: settings.SERVICE_INSTANCE_ID,
     quota: { pipelineBytes: settings.SERVICE_PIPELINE_QUOTA_MB * MB, ownerBytes: settings.SERVICE_USER_QUOTA_MB * MB },
     sessionTtlMs: settings.SERVICE_SESSION_HOURS * 3600 * 1000,
     userLimits: { maxRuns: settings.SERVICE_USER_MAX_RUNS, maxThreads: settings.SERVICE_USER_MAX_THREADS },

@@ -54,14 +54,16 @@ export interface LoggerSettings {
   destination?: DestinationStream;
   /** Human-readable lines instead of JSON (default: when stdout is a terminal and no destination is given). */
   pretty?: boolean;
+  /** This process's instance id, on every line (`instance_id`). */
+  instanceId?: string;
 }
 
 /** The pino options every service logger uses: level, redaction, the request id mixin, ISO timestamps. */
-export function loggerOptions(level = "info"): LoggerOptions {
+export function loggerOptions(level = "info", instanceId?: string): LoggerOptions {
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`SERVICE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${level}'`);
   return {
     level,
-    base: { service: "strand" },
+    base: instanceId ? { service: "strand", instance_id: instanceId } : { service: "strand" },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     mixin: () => {
@@ -74,7 +76,7 @@ export function loggerOptions(level = "info"): LoggerOptions {
 
 /** A service logger. */
 export function createLogger(settings: LoggerSettings = {}): Logger {
-  const options = loggerOptions(settings.level);
+  const options = loggerOptions(settings.level, settings.instanceId);
   const usePretty = settings.pretty ?? (settings.destination === undefined && process.stdout.isTTY === true);
   if (usePretty) return pino(options, pretty({ colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" }));
   return pino(options, settings.destination ?? pino.destination({ dest: 1, sync: false }));

@@ -8,6 +8,7 @@ import { serveApp } from "./adapter-requests.js";
 import { createApp, declareClusters, prepareAccounts } from "./app.js";
 import type { ServiceConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { InstanceRegistry, instanceId, SoleInstanceError } from "./instance-registry.js";
 import { openStore } from "./store/open-store.js";
 import { resolveSandbox } from "./runner/sandbox.js";
 
@@ -16,6 +17,8 @@ export interface RunningService {
   port: number;
   /** `sqlite` or `postgres`. */
   storage: string;
+  /** This process among the instances serving the database (health's `instance_id`). */
+  instanceId: string;
   close(): Promise<void>;
 }
 
@@ -36,7 +39,17 @@ export async function startService(config: ServiceConfig, version: string): Prom
     limits: { processes: config.jobMaxProcesses, workspaceQuotaBytes: config.workspaceQuotaBytes },
   });
   const store = await openStore({ url: config.databaseUrl, dataDir: config.dataDir });
-  const logger = createLogger({ level: config.logLevel });
+  const id = instanceId(config.instanceId || undefined);
+  const logger = createLogger({ level: config.logLevel, instanceId: id });
+  // Registered before anything touches a run: on SQLite a second instance stops here.
+  const instance = new InstanceRegistry(store, id, version, { storage: store.kind, where: config.dataDir, log: (message) => logger.warn(message) });
+  try {
+    await instance.start();
+  } catch (error) {
+    await store.close();
+    if (error instanceof SoleInstanceError) throw new StartRefusedError(error.problem, error.suggestion);
+    throw error;
+  }
   // The configuration as it is (createApp takes ServiceConfig's names), with what only the start knows.
   const { app, supervisor, auth, clusters } = createApp({
     ...config,
@@ -44,6 +57,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
     logger,
     version,
     store,
+    instance,
     allowedHosts: [config.host, ...config.allowedHosts],
     runner: { sandbox, workspaceQuota: { bytes: config.workspaceQuotaBytes, dataDir: config.dataDir } },
   });
@@ -53,6 +67,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
       logger.info({ added: declared.added, kept: declared.kept }, `clusters of ${config.clustersFile}: ${declared.added.length} added, ${declared.kept.length} already in the registry`);
     } catch (error) {
       supervisor.close();
+      await instance.stop();
       await store.close();
       throw new StartRefusedError((error as Error).message, "fix the entry, or unset SERVICE_CLUSTERS_FILE to start without the file");
     }
@@ -64,23 +79,25 @@ export async function startService(config: ServiceConfig, version: string): Prom
       sweep = await prepareAccounts(auth, config.adminPassword, logger);
     } catch (error) {
       supervisor.close();
+      await instance.stop();
       await store.close();
       throw error;
     }
   }
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => {
-      void store.close();
+      void instance.stop().then(() => store.close());
       reject(error);
     };
     const server: ServerType = serveApp(app.fetch, { hostname: config.host, port: config.port }, (info) => {
       server.off("error", onError);
       const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-      logger.info({ url: `http://${host}:${info.port}`, mode: config.mode, storage: store.kind, version }, "service started");
+      logger.info({ url: `http://${host}:${info.port}`, mode: config.mode, storage: store.kind, version, peers: instance.peers().filter((peer) => peer.alive).length }, "service started");
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
         storage: store.kind,
+        instanceId: id,
         close: () =>
           new Promise<void>((done) => {
             // Engines keep running (the next start re-attaches to them); event streams are ended.
@@ -89,6 +106,7 @@ export async function startService(config: ServiceConfig, version: string): Prom
             server.close(() => done());
             (server as { closeAllConnections?: () => void }).closeAllConnections?.();
           })
+            .then(() => instance.stop())
             .then(() => store.close())
             .then(() => logger.info("service stopped"))
             .finally(() => logger.flush()),

@@ -160,6 +160,11 @@ export const SETTINGS = {
   SERVICE_ENGINE_THREADS: setting("limits", "CPUs, 2 to 8", "engine worker threads (32 waiting tasks each before 503)", optionalInteger(1)),
 
   SERVICE_DATA_DIR: setting("storage", "`$XDG_DATA_HOME/strand`, else `~/.local/share/strand`", "the embedded database `strand.db`, run workspaces, uploads", (value, _name, { env }) => (value ? resolve(value) : defaultDataDir(env))),
+  SERVICE_INSTANCE_ID: setting("storage", "`<host>-<pid>-<random>`", "this process's name among the instances serving one database: in health (`instance_id`, `peers`) and every log line; letters, digits, `.`, `_`, `-`", (value) => {
+    const id = value?.trim() ?? "";
+    if (id !== "" && !/^[A-Za-z0-9._-]{1,64}$/.test(id)) throw new Error(`SERVICE_INSTANCE_ID must be 1 to 64 letters, digits, '.', '_' or '-', got '${id}'`);
+    return id;
+  }),
   SERVICE_DATABASE_URL: setting("storage", "none (embedded SQLite)", "`postgres://…` selects PostgreSQL (see [Storage](../guide/operating.md#storage)); any other URL is refused at start", (value) => value?.trim() ?? ""),
   SERVICE_CONFIG_DIR: setting("storage", "`~/.config/strand`", "the license file (see below), and `secret.key` (made on first use, mode 0600) when `SERVICE_SECRET_KEY` is not set", (value) => resolve(value ?? join(homedir(), ".config", "strand"))),
   SERVICE_SECRET_KEY: setting("storage", "none (`secret.key` in the configuration directory)", "32 bytes (base64 or 64 hex digits) that seal stored AI provider keys (AES-256-GCM); changing it makes stored keys unusable until saved again", raw),

@@ -8,6 +8,7 @@
  * time, so a conditional request is answered 304. The index is read and rewritten once per process. Until
  * the browser app is built into `dist/web/`, a minimal page stands in for it.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -38,11 +39,31 @@ export function injectBasePath(html: string, basePath: string): string {
 /** Serves the app's files from a folder (default `dist/web`). */
 export class StaticContent {
   private index: string | undefined;
+  private etag: string | undefined;
 
   constructor(
     private readonly root: string,
     private readonly basePath: string,
   ) {}
+
+  /**
+   * The index page's strong ETag: a digest of its text, so every instance serving the same build (behind one
+   * load balancer) gives the same one, and a reload that reaches another instance is still a 304.
+   */
+  indexEtag(): string {
+    this.etag ??= `"${createHash("sha256").update(this.indexPage()).digest("base64url").slice(0, 22)}"`;
+    return this.etag;
+  }
+
+  /** Whether an `If-None-Match` header names the index page's ETag (or `*`); weak comparison, as RFC 9110 asks for GET. */
+  indexUnchanged(ifNoneMatch: string | undefined): boolean {
+    if (!ifNoneMatch) return false;
+    const etag = this.indexEtag();
+    return ifNoneMatch.split(",").some((tag) => {
+      const trimmed = tag.trim();
+      return trimmed === "*" || trimmed.replace(/^W\//, "") === etag;
+    });
+  }
 
   /** The index page, computed once. */
   indexPage(): string {

@@ -43,6 +43,8 @@ describe("the service app", () => {
       status: "ok",
       version: "9.9.9-test",
       mode: "personal",
+      instance_id: expect.stringMatching(/^[A-Za-z0-9._-]+-\d+-[0-9a-f]{6}$/),
+      peers: [],
       uptime_s: expect.any(Number),
       license: { type: "academic", valid: true },
       components: {

@@ -19,35 +19,52 @@ export const serveCommand: Command = {
   usage: "strand serve [--host ADDRESS] [-p PORT] [--mode personal|team|hpc]",
   options: SERVE_OPTIONS,
   async run(args, output) {
-    const portText = optionValue(args, "port");
-    const port = portText === undefined ? undefined : Number(portText);
-    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port needs a port number, got '${portText}'`);
-    const mode = optionValue(args, "mode") as "personal" | "team" | "hpc" | undefined;
-    let config;
+    // On a terminal a person reads these lines; elsewhere (a container, systemd, a log shipper) each is a JSON
+    // log line like the service's own, with the same fields.
+    const plain = process.stderr.isTTY === true;
+    const say = (level: "info" | "fatal", message: string, fields: Record<string, unknown> = {}) =>
+      output.err(plain ? message : JSON.stringify({ level, time: new Date().toISOString(), service: "strand", ...fields, msg: message }));
     try {
-      config = serviceConfig(process.env, { host: optionValue(args, "host"), port, mode });
+      return await serve(args, say);
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      if (plain || !(error instanceof EngineError || error instanceof UsageError)) throw error;
+      const suggestion = error instanceof UsageError ? error.suggestion : error.finding.suggestion;
+      say("fatal", `strand serve failed: ${error.message}`, { code: error instanceof UsageError ? "USAGE_ERROR" : error.code, ...(suggestion ? { suggestion } : {}) });
+      return error instanceof UsageError ? 2 : 1;
     }
-    let service;
-    try {
-      service = await startService(config, engineVersion());
-    } catch (error) {
-      throw startFailure(error as NodeJS.ErrnoException, config);
-    }
-    const where = service.storage === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";
-    output.err(`strand ${engineVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API documentation at ${service.url}/api/docs`);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        output.err("stopping");
-        void service.close().then(resolve);
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-    return 0;
   },
 };
+
+/** Starts the service and serves until SIGINT or SIGTERM. */
+async function serve(args: Parameters<Command["run"]>[0], say: (level: "info" | "fatal", message: string, fields?: Record<string, unknown>) => void): Promise<number> {
+  const portText = optionValue(args, "port");
+  const port = portText === undefined ? undefined : Number(portText);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port needs a port number, got '${portText}'`);
+  const mode = optionValue(args, "mode") as "personal" | "team" | "hpc" | undefined;
+  let config;
+  try {
+    config = serviceConfig(process.env, { host: optionValue(args, "host"), port, mode });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  let service;
+  try {
+    service = await startService(config, engineVersion());
+  } catch (error) {
+    throw startFailure(error as NodeJS.ErrnoException, config);
+  }
+  const where = service.storage === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";
+  say("info", `strand ${engineVersion()} serving on ${service.url} (mode ${config.mode}, storage ${where}); API documentation at ${service.url}/api/docs`, { instance_id: service.instanceId, url: service.url });
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      say("info", "stopping", { instance_id: service.instanceId });
+      void service.close().then(resolve);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return 0;
+}
 
 /** Why the service could not start, with what to change: the port, the data directory or the database. */
 function startFailure(error: NodeJS.ErrnoException, config: ServiceConfig): EngineError {

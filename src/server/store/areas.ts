@@ -11,6 +11,7 @@ import { runArea } from "./runs/area.js";
 import { aiSettingsArea } from "./ai-settings/area.js";
 import { chatArea } from "./chat/area.js";
 import { clusterArea } from "./clusters/area.js";
+import { instanceArea } from "./instances/area.js";
 
 /** The areas the composed store is made of; their method names never overlap (checked when composing). */
 export const STORE_AREAS = [
@@ -23,4 +24,5 @@ export const STORE_AREAS = [
   aiSettingsArea,
   chatArea,
   clusterArea,
+  instanceArea,
 ] as const;

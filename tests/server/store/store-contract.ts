@@ -12,6 +12,7 @@ import { aiSettingsContract } from "./contract/ai-settings.js";
 import { auditContract } from "./contract/audit.js";
 import { chatContract } from "./contract/chat.js";
 import { clusterContract } from "./contract/clusters.js";
+import { instanceContract } from "./contract/instances.js";
 import { testClock, type DatabaseLocation, type FreshStore, type TestClock } from "./contract/harness.js";
 import { pipelineContract } from "./contract/pipelines.js";
 import { runContract } from "./contract/runs.js";
@@ -31,6 +32,7 @@ const AREA_CONTRACTS: ReadonlyArray<(fresh: FreshStore) => void> = [
   aiSettingsContract,
   chatContract,
   clusterContract,
+  instanceContract,
 ];
 
 /** Registers the store contract tests; `freshDatabase` is called once per test. */

@@ -6,6 +6,7 @@ import { observabilityRoutes, type ObservabilityContext } from "./routes.js";
 import { sharedCheck } from "./service.js";
 
 export { ServiceMetrics } from "./prometheus.js";
+export type { InstanceView } from "./service.js";
 
 /** The service's Prometheus instruments, made first: the request tracing and the AI's calls write to them. */
 export function serviceMetrics(sources: PrometheusSources): ServiceMetrics {

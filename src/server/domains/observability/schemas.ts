@@ -8,6 +8,20 @@ export const HealthDocument = z
     status: z.enum(["ok", "degraded"]),
     version: z.string(),
     mode: z.enum(["personal", "team", "hpc"]),
+    instance_id: z.string().openapi({ description: "this process among the instances serving the database (SERVICE_INSTANCE_ID, or made at start)" }),
+    peers: z
+      .array(
+        z.object({
+          instance_id: z.string(),
+          host: z.string(),
+          pid: z.number().int(),
+          version: z.string(),
+          started_at: z.string(),
+          heartbeat_at: z.string().openapi({ description: "when it last said it was alive (every 5 s while it runs)" }),
+          alive: z.boolean().openapi({ description: "its heartbeat is fresh (within 30 s)" }),
+        }),
+      )
+      .openapi({ description: "the other instances registered on this database, as this one's last heartbeat read them (empty with SQLite, which one process serves)" }),
     uptime_s: z.number(),
     license: z.object({ type: z.string(), valid: z.boolean() }),
     components: z.object({

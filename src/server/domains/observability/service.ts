@@ -9,6 +9,7 @@ import type { z } from "@hono/zod-openapi";
 import type { LicenseStatus } from "../../../license/license.js";
 import type { HealthDocument } from "./schemas.js";
 import { describeSandbox, type SandboxDescription } from "../../runner/sandbox.js";
+import type { PeerView } from "../../instance-registry.js";
 
 export interface HealthContext {
   version: string;
@@ -23,6 +24,14 @@ export interface HealthContext {
   engine(): { available: boolean; detail?: string; active: number; queued: number };
   /** The job sandbox in use (default: none). */
   sandbox?: () => SandboxDescription;
+  /** This instance's id and the peers it sees. */
+  instance: InstanceView;
+}
+
+/** This process among the service instances of its database. */
+export interface InstanceView {
+  id: string;
+  peers(): PeerView[];
 }
 
 type Health = z.infer<typeof HealthDocument>;
@@ -89,6 +98,8 @@ export async function healthDocument(context: HealthContext): Promise<Health> {
     status: database.status === "ok" && components.engine.status === "ok" ? "ok" : "degraded",
     version: context.version,
     mode: context.mode,
+    instance_id: context.instance.id,
+    peers: context.instance.peers(),
     uptime_s: Math.round((Date.now() - context.startedAt) / 1000),
     license: { type: license.type, valid: license.valid },
     components,
