@@ -128,16 +128,17 @@ describe.skipIf(!slurm)("GET /api/hpc against the real SLURM cluster", () => {
     const jobId = String(submitted.stdout).trim().split(";")[0]!;
     try {
       let status: HpcStatus | undefined;
-      // Answers are shared for 2 s; the job may take a moment to be scheduled.
+      // Answers are shared for 2 s; the job may take a moment to be scheduled, and sinfo may count its CPU a
+      // moment after squeue shows it running (other tests' jobs come and go on the same cluster).
       await expect
         .poll(
           async () => {
             status = await hpcStatus(service, headers);
-            return status.jobs.find((job) => job.id === jobId)?.state;
+            return `${status.jobs.find((job) => job.id === jobId)?.state} with ${status.partitions[0]?.cpus_allocated ? "CPUs" : "no CPUs"} allocated`;
           },
           { timeout: 20_000, interval: 500 },
         )
-        .toBe("RUNNING");
+        .toBe("RUNNING with CPUs allocated");
       const { stdout: user } = await execa("id", ["-un"]);
       expect(status!).toMatchObject({ available: true, scheduler: "slurm", message: null, jobs_visibility: "all" });
       expect(status!.version).toMatch(/^\d+\.\d+/);
